@@ -1,0 +1,41 @@
+# gin3: `make run` starts everything on one machine; `make test` runs the tests.
+# Both create the virtual environment and install what they need by themselves.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+INSTALLED := $(VENV)/.installed
+
+.PHONY: run test lint format simulate bench clean
+
+$(INSTALLED): requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.txt
+	touch $(INSTALLED)
+
+run: $(INSTALLED)
+	$(BIN)/python manage.py simulate --matches 200 --players simple,strong,strong
+
+test: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(INSTALLED)
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+simulate: $(INSTALLED)
+	$(BIN)/python manage.py simulate --matches 2000 --players simple,strong,strong
+
+bench: $(INSTALLED)
+	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
+	$(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) var

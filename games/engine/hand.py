@@ -1,0 +1,328 @@
+"""One hand of three-handed gin as a value (R4 to R9).
+
+A ``Hand`` never changes: ``hand.apply(action)`` returns the next hand and the
+events that happened, or raises ``IllegalAction`` naming the rule and leaves
+everything as it was. Given the shuffled deck, the same actions always give
+the same hand, so a hand can be replayed from its events.
+
+Only the box and the captain hold cards (R4.2); the sitter advises (R3.2),
+which is the service layer's business, not the rules'.
+
+>>> from games.engine import DECK
+>>> hand = deal(DECK)
+>>> hand.to_move, hand.phase
+(<Role.CAPTAIN: 'captain'>, <Phase.UPCARD: 'upcard'>)
+>>> hand, events = hand.apply(Pass())
+>>> hand.to_move
+<Role.BOX: 'box'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from .cards import Card, format_cards, parse_cards
+from .errors import IllegalAction
+from .melds import deadwood
+from .options import Options
+from .scoring import KNOCK_LIMIT, Settlement, settle
+
+HAND_SIZE = 10
+STOCK_AT_DEAL = 31
+STOCK_LEFT_FOR_DRAW = 2
+
+
+class Role(str, Enum):
+    BOX = "box"
+    CAPTAIN = "captain"
+    SITTER = "sitter"
+
+    @property
+    def opponent(self) -> Role:
+        """The other active player (R6.3)."""
+        return {Role.BOX: Role.CAPTAIN, Role.CAPTAIN: Role.BOX}[self]
+
+
+class Phase(str, Enum):
+    UPCARD = "upcard"  # R5: take the face-up card or pass
+    DRAW = "draw"  # R6.1, first part: take from the stock or the pile
+    DISCARD = "discard"  # R6.1, second part: discard, perhaps knocking
+    OVER = "over"
+
+
+# Actions ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pass:
+    """Refuse the upcard on the first turn (R5.1, R5.2)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True)
+class Take:
+    """Take the top of the discard pile (R5, R6.1)."""
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True)
+class Draw:
+    """Take the top of the stock (R6.1)."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Discard a card and end the turn (R6.1)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True)
+class Knock:
+    """Discard a card and knock (R7); gin when nothing is left over (R8.3)."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"knock {self.card}"
+
+
+Action = Pass | Take | Draw | Discard | Knock
+
+
+def parse_action(text: str) -> Action:
+    """Read an action as the event log writes it: ``pass``, ``discard 7h``..."""
+    word, _, rest = text.strip().lower().partition(" ")
+    simple = {"pass": Pass, "take": Take, "draw": Draw}
+    if word in simple and not rest:
+        return simple[word]()
+    if word in ("discard", "knock") and rest:
+        (card,) = parse_cards(rest)
+        return Discard(card) if word == "discard" else Knock(card)
+    raise ValueError(f"{text!r} is not an action")
+
+
+# Events -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in a hand. ``card`` is None when nobody but
+    the actor may know it (the service decides who sees what)."""
+
+    kind: str
+    role: Role | None = None
+    card: Card | None = None
+    result: HandResult | None = None
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a hand ended: a knock (R8) or a draw (R9)."""
+
+    kind: str  # "knock", "gin", "undercut" or "draw"
+    knocker: Role | None = None
+    winner: Role | None = None
+    points: int = 0
+    settlement: Settlement | None = None
+
+    @property
+    def loser(self) -> Role | None:
+        return self.winner.opponent if self.winner else None
+
+
+# The hand -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hand:
+    """The state of one hand: who holds what, the stock, the pile, whose turn."""
+
+    deck: tuple[Card, ...]
+    box: tuple[Card, ...]
+    captain: tuple[Card, ...]
+    stock: tuple[Card, ...]  # stock[0] is the top
+    pile: tuple[Card, ...]  # pile[-1] is the top
+    options: Options = field(default_factory=Options)
+    to_move: Role = Role.CAPTAIN
+    phase: Phase = Phase.UPCARD
+    passed: tuple[Role, ...] = ()
+    taken: Card | None = None  # the card taken from the pile this turn (R6.2)
+    turns: int = 0
+    result: HandResult | None = None
+
+    def cards_of(self, role: Role) -> tuple[Card, ...]:
+        """The cards a player holds; the sitter holds none (R4.2)."""
+        if role is Role.BOX:
+            return self.box
+        if role is Role.CAPTAIN:
+            return self.captain
+        return ()
+
+    @property
+    def upcard_taker_must_draw(self) -> bool:
+        """After both refuse the upcard the captain begins from the stock (R5.4)."""
+        return len(self.passed) == 2 and self.turns == 0
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to move may take now."""
+        if self.phase is Phase.UPCARD:
+            return [Take(), Pass()]
+        if self.phase is Phase.DRAW:
+            return [Draw()] if self.upcard_taker_must_draw else [Take(), Draw()]
+        if self.phase is Phase.DISCARD:
+            cards = self.cards_of(self.to_move)
+            discards = [card for card in cards if self._may_discard(card)]
+            knocks = [card for card in discards if self.count_after_discard(card) <= KNOCK_LIMIT]
+            return [Discard(card) for card in discards] + [Knock(card) for card in knocks]
+        return []
+
+    def count_after_discard(self, card: Card) -> int:
+        """The deadwood count the player to move would keep after discarding ``card``."""
+        return deadwood([c for c in self.cards_of(self.to_move) if c != card])
+
+    def apply(self, action: Action) -> tuple[Hand, list[Event]]:
+        """The next hand and what happened, or ``IllegalAction``."""
+        if self.phase is Phase.OVER:
+            raise IllegalAction("R8", "the hand is over")
+        handler = {
+            Pass: self._pass,
+            Take: self._take,
+            Draw: self._draw,
+            Discard: self._discard,
+            Knock: self._knock,
+        }.get(type(action))
+        if handler is None:
+            raise IllegalAction("R6.1", f"{action!r} is not a move")
+        return handler(action)
+
+    # Each action -------------------------------------------------------
+
+    def _pass(self, action: Pass) -> tuple[Hand, list[Event]]:
+        if self.phase is not Phase.UPCARD:
+            raise IllegalAction("R5", "passing is only for the upcard on the first turn")
+        event = Event("pass", self.to_move)
+        if self.to_move is Role.CAPTAIN:
+            return replace(self, to_move=Role.BOX, passed=(Role.CAPTAIN,)), [event]
+        return replace(self, to_move=Role.CAPTAIN, phase=Phase.DRAW, passed=(Role.CAPTAIN, Role.BOX)), [event]
+
+    def _take(self, action: Take) -> tuple[Hand, list[Event]]:
+        if self.phase not in (Phase.UPCARD, Phase.DRAW):
+            raise IllegalAction("R6.1", "you have taken a card already: discard one")
+        if self.upcard_taker_must_draw:
+            raise IllegalAction("R5.4", "both refused the upcard: the captain draws from the stock")
+        card = self.pile[-1]
+        hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
+        return replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card), [
+            Event("take", self.to_move, card)
+        ]
+
+    def _draw(self, action: Draw) -> tuple[Hand, list[Event]]:
+        if self.phase is Phase.UPCARD:
+            raise IllegalAction("R5.1", "on the first turn, take the upcard or pass")
+        if self.phase is not Phase.DRAW:
+            raise IllegalAction("R6.1", "you have taken a card already: discard one")
+        card = self.stock[0]
+        hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
+        return replace(hand, stock=self.stock[1:], phase=Phase.DISCARD, taken=None), [
+            Event("draw", self.to_move, card)
+        ]
+
+    def _may_discard(self, card: Card) -> bool:
+        return self.options.may_discard_taken or card != self.taken
+
+    def _check_discard(self, card: Card) -> None:
+        if self.phase is not Phase.DISCARD:
+            raise IllegalAction("R6.1", "take a card first (draw or take)")
+        if card not in self.cards_of(self.to_move):
+            raise IllegalAction("R6.1", f"you do not hold {card}")
+        if not self._may_discard(card):
+            raise IllegalAction("R6.2", f"you may not discard {card}, the card you just took from the pile")
+
+    def _end_turn(self, card: Card) -> Hand:
+        cards = tuple(c for c in self.cards_of(self.to_move) if c != card)
+        hand = self._with_cards(self.to_move, cards)
+        return replace(hand, pile=(*self.pile, card), taken=None, turns=self.turns + 1)
+
+    def _discard(self, action: Discard) -> tuple[Hand, list[Event]]:
+        self._check_discard(action.card)
+        hand = self._end_turn(action.card)
+        events = [Event("discard", self.to_move, action.card)]
+        if len(hand.stock) <= STOCK_LEFT_FOR_DRAW:
+            result = HandResult("draw")
+            events.append(Event("hand_drawn", result=result))
+            return replace(hand, phase=Phase.OVER, result=result), events
+        return replace(hand, to_move=self.to_move.opponent, phase=Phase.DRAW), events
+
+    def _knock(self, action: Knock) -> tuple[Hand, list[Event]]:
+        self._check_discard(action.card)
+        hand = self._end_turn(action.card)
+        knocker, defender = self.to_move, self.to_move.opponent
+        count = deadwood(hand.cards_of(knocker))
+        if count > KNOCK_LIMIT:
+            raise IllegalAction(
+                "R7.2", f"to knock your count must be {KNOCK_LIMIT} or less; it would be {count}"
+            )
+        settlement = settle(
+            hand.cards_of(knocker),
+            hand.cards_of(defender),
+            gin_bonus=self.options.gin_bonus,
+            undercut_bonus=self.options.undercut_bonus,
+        )
+        kind = "gin" if settlement.gin else "undercut" if settlement.undercut else "knock"
+        winner = knocker if settlement.winner == "knocker" else defender
+        result = HandResult(kind, knocker, winner, settlement.points, settlement)
+        events = [Event("knock", knocker, action.card), Event("hand_over", result=result)]
+        return replace(hand, phase=Phase.OVER, result=result), events
+
+    def _with_cards(self, role: Role, cards: tuple[Card, ...]) -> Hand:
+        return replace(self, box=cards) if role is Role.BOX else replace(self, captain=cards)
+
+    def __str__(self) -> str:
+        return (
+            f"box [{format_cards(sorted(self.box))}] captain [{format_cards(sorted(self.captain))}] "
+            f"pile {self.pile[-1] if self.pile else '-'} stock {len(self.stock)} "
+            f"{self.to_move.value} to {self.phase.value}"
+        )
+
+
+def deal(deck: Sequence[Card], options: Options | None = None) -> Hand:
+    """Deal a hand from a shuffled deck (R4): ten cards each, the captain (the
+    non-dealer) first and then in turn; the next card is the upcard; the
+    remaining 31 are the stock, ``deck[21]`` on top."""
+    deck = tuple(deck)
+    if sorted(deck) != list(range(52)):
+        raise IllegalAction("R1.1", "a deal needs the 52 cards of one deck")
+    dealt = 2 * HAND_SIZE
+    return Hand(
+        deck=deck,
+        captain=deck[0:dealt:2],
+        box=deck[1:dealt:2],
+        pile=(deck[dealt],),
+        stock=deck[dealt + 1 :],
+        options=options or Options(),
+    )
+
+
+def replay(deck: Sequence[Card], actions: Sequence[Action], options: Options | None = None) -> Hand:
+    """The hand reached by playing ``actions`` from the deal of ``deck``."""
+    hand = deal(deck, options)
+    for action in actions:
+        hand, _ = hand.apply(action)
+    return hand

@@ -1,0 +1,10 @@
+"""Public pages."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "games"
+urlpatterns = [
+    path("", views.scoreboard, name="scoreboard"),
+]
