@@ -143,3 +143,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = (
         "control_folder": str(VAR_DIR / "broker-control"),
     }
 )
+
+# "celery" sends background work to the worker; "off" leaves it to the caller
+# (the terminal channel drives computer players itself) and to the sweep.
+GIN3_BACKGROUND = os.environ.get("GIN3_BACKGROUND", "celery")
+GIN3_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")

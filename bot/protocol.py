@@ -1,0 +1,179 @@
+"""The text command language of ../shared/PROTOCOL.md, shared by every channel.
+
+``parse`` turns what a player typed (or a button carried) into a ``Command``,
+or raises ``ProtocolError`` with a short reply that says what is possible.
+
+>>> parse("#K7Q2 d 10h")
+Command(name='discard', code='K7Q2', version=None, card=Th, text='', number=None, options=None, suggestion=None)
+>>> parse("/new 3d to 150").options
+NewOptions(move_seconds=259200, target=150, gin_bonus=25)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from games.engine import Card, CardError
+
+MOVE_TIMES = {"5m": 300, "15m": 900, "1h": 3600, "12h": 43200, "1d": 86400, "3d": 259200, "7d": 604800}
+DEFAULT_MOVE_TIME = "1d"
+LANGUAGE_CODES = ("en", "mk", "he", "lt", "mr", "ms")
+OPT_OUT_WORDS = frozenset({"stop", "quit", "end", "cancel", "unsubscribe", "stopall"})
+CODE_PATTERN = re.compile(r"^[A-Z0-9]{4,8}$")
+MAX_TEAM_TEXT = 300
+
+ALIASES = {
+    "d": "discard",
+    "h": "help",
+    "?": "help",
+    "k": "knock",
+    "s": "status",
+    "scores": "score",
+    "start": "help",
+}
+NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score", "resign")
+CARD_ARGUMENT = ("discard", "knock")
+PLAY_COMMANDS = ("pass", "take", "draw", "discard", "knock")
+COMMANDS = (*NO_ARGUMENT, *CARD_ARGUMENT, "new", "join", "suggest", "team", "lang")
+
+
+class ProtocolError(ValueError):
+    """What was typed is not a command; the message is the reply."""
+
+
+@dataclass(frozen=True)
+class NewOptions:
+    move_seconds: int = MOVE_TIMES[DEFAULT_MOVE_TIME]
+    target: int = 100
+    gin_bonus: int = 25
+
+
+@dataclass(frozen=True)
+class Command:
+    """A parsed command. ``code`` and ``version`` come from a ``#CODE`` or
+    ``#CODE@VERSION`` prefix; buttons carry the version so that an old button
+    is refused instead of acting on a newer state."""
+
+    name: str
+    code: str | None = None
+    version: int | None = None
+    card: Card | None = None
+    text: str = ""
+    number: int | None = None
+    options: NewOptions | None = None
+    suggestion: Command | None = None
+
+    @property
+    def is_play(self) -> bool:
+        return self.name in PLAY_COMMANDS
+
+    def as_text(self) -> str:
+        """The command as a player would type it, without the match selector."""
+        if self.card is not None:
+            return f"{self.name} {self.card}"
+        if self.suggestion is not None:
+            return f"suggest {self.suggestion.as_text()}"
+        return f"{self.name} {self.text}".strip()
+
+
+def parse(text: str) -> Command:
+    """Read one command; raise ``ProtocolError`` with a friendly reply if it is not one."""
+    words = text.strip().split()
+    code, version = None, None
+    if words and words[0].startswith("#"):
+        code, version = _selector(words.pop(0))
+    if not words:
+        raise ProtocolError("Type a command, for example: help")
+    name = words[0].lstrip("/").split("@", 1)[0].lower()
+    name = ALIASES.get(name, name)
+    args = words[1:]
+    if name in OPT_OUT_WORDS:
+        raise ProtocolError("STOP and similar words are only for SMS opt-out. Type help for the commands.")
+    if name not in COMMANDS:
+        raise ProtocolError(f"I don't know '{_short(words[0])}'. Type help for the commands.")
+    command = _command(name, args, text)
+    return Command(**{**command.__dict__, "code": code, "version": version})
+
+
+def _selector(word: str) -> tuple[str, int | None]:
+    code, _, version = word[1:].upper().partition("@")
+    if not CODE_PATTERN.match(code):
+        raise ProtocolError(f"'{_short(word)}' is not a match code. Codes look like #K7Q2.")
+    if version and not version.isdigit():
+        raise ProtocolError("That button is broken. Type status to see the table.")
+    return code, int(version) if version else None
+
+
+def _command(name: str, args: list[str], text: str) -> Command:
+    if name in NO_ARGUMENT:
+        if args:
+            raise ProtocolError(f"'{name}' takes nothing after it.")
+        return Command(name)
+    if name in CARD_ARGUMENT:
+        if len(args) != 1:
+            raise ProtocolError(f"Say which card: {name} 7h")
+        return Command(name, card=_card(args[0]))
+    if name == "join":
+        if len(args) != 1:
+            raise ProtocolError("Say which match: join K7Q2")
+        code = args[0].lstrip("#").upper()
+        if not CODE_PATTERN.match(code):
+            raise ProtocolError(f"'{_short(args[0])}' is not a match code. Codes look like K7Q2.")
+        return Command(name, text=code)
+    if name == "new":
+        return Command(name, options=_new_options(args))
+    if name == "suggest":
+        if not args:
+            raise ProtocolError("Say what to play: suggest discard 7h")
+        suggestion = parse(" ".join(args))
+        if not suggestion.is_play:
+            raise ProtocolError("You can suggest pass, take, draw, discard CARD or knock CARD.")
+        return Command(name, suggestion=suggestion)
+    if name == "team":
+        message = text.strip().split(None, 1)[1] if args else ""
+        if message.startswith("#"):
+            message = message.split(None, 1)[1] if " " in message else ""
+        if not message:
+            raise ProtocolError("Say what to tell your partner: team take the 7")
+        return Command(name, text=message[:MAX_TEAM_TEXT])
+    if name == "lang":
+        if len(args) != 1 or args[0].lower() not in LANGUAGE_CODES:
+            raise ProtocolError("Languages: " + " ".join(LANGUAGE_CODES) + ". Example: lang en")
+        return Command(name, text=args[0].lower())
+    raise ProtocolError(f"I don't know '{name}'.")
+
+
+def _card(word: str) -> Card:
+    try:
+        return Card.parse(word)
+    except CardError:
+        raise ProtocolError(f"'{_short(word)}' is not a card. Cards look like 7h, 10d, Qs.") from None
+
+
+def _new_options(args: list[str]) -> NewOptions:
+    move_seconds, target, gin_bonus = MOVE_TIMES[DEFAULT_MOVE_TIME], 100, 25
+    words = [word.lower() for word in args]
+    while words:
+        word = words.pop(0)
+        if word in MOVE_TIMES:
+            move_seconds = MOVE_TIMES[word]
+        elif word in ("to", "gin") and words and words[0].isdigit():
+            value = int(words.pop(0))
+            if word == "to":
+                if not 50 <= value <= 500:
+                    raise ProtocolError("The target score is 50 to 500: new to 150")
+                target = value
+            else:
+                if value not in (20, 25):
+                    raise ProtocolError("The gin bonus is 25 or 20: new gin 20")
+                gin_bonus = value
+        else:
+            times = " ".join(MOVE_TIMES)
+            raise ProtocolError(f"new [TIME] [to N] [gin 20|25]. TIME is one of: {times}. Example: new 3d to 150")
+    return NewOptions(move_seconds, target, gin_bonus)
+
+
+def _short(word: str) -> str:
+    """Echo a player's word back, but never a long one."""
+    return word if len(word) <= 12 else word[:12] + "…"

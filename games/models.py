@@ -1,0 +1,251 @@
+"""What lives in the database: players, matches, seats, hands, the event log and the outbox.
+
+Game state is written only by ``games.services``. The engine's hand is not
+stored as a blob: a hand row keeps its shuffled deck, and the hand is rebuilt
+by replaying the actions in the event log, so the log is the one record of
+what happened.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .engine import Options
+
+LANGUAGE_CHOICES = settings.LANGUAGES
+
+
+class Strength(models.TextChoices):
+    SIMPLE = "simple", _("simple")
+    STRONG = "strong", _("strong")
+
+
+class Player(models.Model):
+    """A person (or a computer player) and the ways to reach him."""
+
+    class Notify(models.TextChoices):
+        AUTO = "auto", _("where he last wrote from")
+        TELEGRAM = "telegram", _("Telegram")
+        SMS = "sms", _("SMS")
+
+    display_name = models.CharField(max_length=64)
+    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
+    telegram_user_id = models.BigIntegerField(null=True, blank=True, unique=True)
+    telegram_chat_id = models.BigIntegerField(null=True, blank=True)
+    telegram_username = models.CharField(max_length=64, blank=True)
+    telegram_blocked = models.BooleanField(default=False, help_text=_("He blocked the bot."))
+    phone = models.CharField(max_length=32, null=True, blank=True, unique=True)
+    sms_opted_out = models.BooleanField(default=False, help_text=_("He sent STOP."))
+    terminal_user = models.CharField(max_length=64, null=True, blank=True, unique=True)
+    notify_by = models.CharField(max_length=10, choices=Notify.choices, default=Notify.AUTO)
+    last_channel = models.CharField(max_length=10, blank=True)
+    is_computer = models.BooleanField(default=False)
+    strength = models.CharField(max_length=10, choices=Strength.choices, blank=True)
+    banned = models.BooleanField(default=False)
+    ban_reason = models.TextField(blank=True)
+    ban_expires_at = models.DateTimeField(null=True, blank=True, help_text=_("Empty: until unbanned."))
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["display_name", "pk"]
+
+    def __str__(self) -> str:
+        return self.display_name
+
+    def is_banned(self, now: datetime | None = None) -> bool:
+        if not self.banned:
+            return False
+        return self.ban_expires_at is None or self.ban_expires_at > (now or timezone.now())
+
+
+class Match(models.Model):
+    """A game of three players to the target score."""
+
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("waiting for players")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    code = models.CharField(max_length=8, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
+    gin_bonus = models.PositiveSmallIntegerField(default=25)
+    undercut_bonus = models.PositiveSmallIntegerField(default=10)
+    target = models.PositiveSmallIntegerField(default=100)
+    may_discard_taken = models.BooleanField(default=False)
+    move_seconds = models.PositiveIntegerField(default=86400)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
+    reminded = models.BooleanField(default=False)
+    paused_at = models.DateTimeField(null=True, blank=True)
+    paused_remaining = models.DurationField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    turn_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Seat position of the player to move.")
+    )
+    created_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    telegram_group_chat_id = models.BigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    last_move_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"#{self.code}"
+
+    @property
+    def options(self) -> Options:
+        return Options(
+            gin_bonus=self.gin_bonus,
+            undercut_bonus=self.undercut_bonus,
+            target=self.target,
+            may_discard_taken=self.may_discard_taken,
+        )
+
+    @property
+    def is_paused(self) -> bool:
+        return self.paused_at is not None
+
+
+class Seat(models.Model):
+    """A player's place in a match, with his running score."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    score = models.IntegerField(default=0)
+    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
+    autopilot = models.BooleanField(default=False, help_text=_("A computer player plays for him."))
+
+    class Meta:
+        ordering = ["position"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "position"], name="one_player_per_position"),
+            models.UniqueConstraint(fields=["match", "player"], name="one_seat_per_player"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.match}"
+
+
+class Hand(models.Model):
+    """One deal: its roles, its secret deck (with a public commitment) and its result."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField()
+    box = models.PositiveSmallIntegerField(help_text=_("Seat position of the box."))
+    captain = models.PositiveSmallIntegerField()
+    sitter = models.PositiveSmallIntegerField()
+    deck = models.TextField(help_text=_("The shuffled order; secret until the hand ends."))
+    salt = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64, help_text=_("SHA-256 of the salt and the deck."))
+    suggestion = models.CharField(max_length=64, blank=True)
+    suggestion_version = models.PositiveIntegerField(null=True, blank=True)
+    result = models.CharField(max_length=10, blank=True)
+    winner = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.PositiveSmallIntegerField(default=0)
+    summary = models.JSONField(default=dict, blank=True, help_text=_("Arrangements and layoffs."))
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_hand_per_number")]
+
+    def __str__(self) -> str:
+        return f"{self.match} hand {self.number}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.ended_at is not None
+
+
+class AppendOnlyError(Exception):
+    """The event log is never rewritten."""
+
+
+class Event(models.Model):
+    """One entry of a match's append-only log, ordered by ``seq`` within its match."""
+
+    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField()
+    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
+    kind = models.CharField(max_length=20)
+    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["match", "seq"]
+        constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_seq_unique_in_match")]
+
+    def __str__(self) -> str:
+        return f"{self.match} #{self.seq} {self.kind}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise AppendOnlyError("events are never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("events are never deleted")
+
+
+class Outbox(models.Model):
+    """A message to send, committed with the change that caused it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        SENT = "sent", _("sent")
+        FAILED = "failed", _("failed")
+
+    class Channel(models.TextChoices):
+        TELEGRAM = "telegram", _("Telegram")
+        SMS = "sms", _("SMS")
+        TERMINAL = "terminal", _("terminal")
+
+    recipient = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="outbox")
+    channel = models.CharField(max_length=10, choices=Channel.choices)
+    address = models.CharField(max_length=64)
+    kind = models.CharField(max_length=20)
+    text = models.TextField()
+    buttons = models.JSONField(default=list, blank=True)
+    replaces = models.CharField(
+        max_length=40, blank=True, help_text=_("Messages with the same key may be edited in place.")
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    external_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["pk"]
+        verbose_name = "outgoing message"
+        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} to {self.address} ({self.status})"
+
+
+class ProcessedUpdate(models.Model):
+    """An inbound update (a Telegram update_id, an SMS sid) already acted on,
+    written in the same transaction as its effect so that a retry does nothing."""
+
+    key = models.CharField(max_length=80, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.key

@@ -1,0 +1,292 @@
+"""Playing a match: the start, every move, its end, and who is told what.
+
+Each public function runs in one transaction that locks the match row, checks
+the version where one is given, applies the move through the engine, appends
+the events, updates scores and the clock, and writes the messages. Moves from
+players, computer players, timeouts and admins all end in ``apply_move``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
+from games.engine.hand import Phase
+
+from .. import scheduling
+from ..models import Hand as HandRow
+from ..models import Match, Player, Seat
+from . import outbox, state
+from .errors import ServiceError, StaleError
+from .visibility import result_view, role_names, seat_of_role, table_view
+
+OWN_MOVES = ("", "suggestion")
+
+
+@dataclass
+class Table:
+    """A locked match with everything a move needs, loaded once."""
+
+    match: Match
+    seats: list[Seat]
+    hand_row: HandRow
+    hand: Hand
+
+    def seat(self, position: int) -> Seat:
+        return self.seats[position]
+
+    def position_of(self, player: Player) -> int | None:
+        return next((seat.position for seat in self.seats if seat.player_id == player.pk), None)
+
+    def role_of(self, position: int) -> Role:
+        return Role(role_names(self.hand_row)[position])
+
+    def position_of_role(self, role: Role) -> int:
+        return seat_of_role(self.hand_row, role)
+
+    @property
+    def mover(self) -> int:
+        return self.position_of_role(self.hand.to_move)
+
+    def name(self, position: int) -> str:
+        return self.seats[position].player.display_name
+
+
+def load_table(match_id: int, version: int | None = None) -> Table:
+    """Lock and load a running match; refuse a stale version."""
+    match = state.lock(match_id)
+    if match.status != Match.Status.RUNNING:
+        raise ServiceError(_("Match #%(code)s is not running.") % {"code": match.code})
+    if version is not None and version != match.version:
+        raise StaleError(
+            _("That was for an earlier moment of #%(code)s. Here is the table now.") % {"code": match.code}
+        )
+    hand_row = state.current_hand_row(match)
+    assert hand_row is not None
+    return Table(match, state.seats_of(match), hand_row, state.load_hand(match, hand_row))
+
+
+# Starting ------------------------------------------------------------------
+
+
+def start(match: Match) -> None:
+    """The cut for roles, shown to all (R3.3), and the first deal. Caller holds the lock."""
+    seats = state.seats_of(match)
+    roles, rounds = cut_for_roles(secrets.SystemRandom())
+    names = {seat.position: seat.player.display_name for seat in seats}
+    draws = [{str(position): str(card) for position, card in cut.draws.items()} for cut in rounds]
+    state.append_event(match, "cut", rounds=draws, box=roles.box, captain=roles.captain, sitter=roles.sitter)
+    match.status = Match.Status.RUNNING
+    match.started_at = timezone.now()
+    match.save()
+
+    def cut_text() -> str:
+        lines = [_("#%(code)s starts. The cut for roles:") % {"code": match.code}]
+        for number, cut in enumerate(rounds, start=1):
+            drawn = ", ".join(f"{names[p]} {card}" for p, card in sorted(cut.draws.items()))
+            lines.append((_("redraw: %(drawn)s") if number > 1 else "%(drawn)s") % {"drawn": drawn})
+        lines.append(
+            _("Box: %(box)s. Captain: %(captain)s. Sitter: %(sitter)s.")
+            % {"box": names[roles.box], "captain": names[roles.captain], "sitter": names[roles.sitter]}
+        )
+        return "\n".join(lines)
+
+    for seat in seats:
+        outbox.send(seat.player, "cut", cut_text, match)
+    hand_row, hand = state.deal_hand(match, 1, roles)
+    _begin_hand(Table(match, seats, hand_row, hand))
+
+
+def _begin_hand(table: Table) -> None:
+    """Everyone gets his cards privately; the captain is to decide on the upcard."""
+    _start_turn(table)
+    for seat in table.seats:
+        if seat.position != table.mover and table.role_of(seat.position) is not Role.SITTER:
+            _send_table(table, seat.position, "deal")
+    _announce_turn(table, ())
+    _save(table.match)
+
+
+# Moves ---------------------------------------------------------------------
+
+
+def apply_move(table: Table, position: int, action: Action, actor: Player | None, automatic: str = "") -> None:
+    """Apply one move for the seat to move. ``automatic`` says how it was made: ""
+    (typed or pressed), "suggestion" (the captain accepted the sitter's),
+    "timeout", "timeout-suggestion" or "computer". Caller holds the lock."""
+    if position != table.mover:
+        raise ServiceError(_("It is %(name)s's turn.") % {"name": table.name(table.mover)})
+    before = table.hand
+    try:
+        after, _events = before.apply(action)
+    except IllegalAction as error:
+        raise ServiceError(_("Not allowed: %(why)s") % {"why": error}) from None
+    data = {"move": str(action), "seat": position, "role": before.to_move.value}
+    if automatic:
+        data["automatic"] = automatic
+    state.append_event(table.match, state.MOVE, table.hand_row, actor, **data)
+    table.hand = after
+    table.match.last_move_at = timezone.now()
+    if automatic in OWN_MOVES:
+        table.seat(position).timeouts_in_row = 0
+        table.seat(position).save(update_fields=["timeouts_in_row"])
+    if table.hand_row.suggestion:
+        table.hand_row.suggestion = ""
+        table.hand_row.save(update_fields=["suggestion"])
+    public = _describe(table, position, action, automatic)
+    if after.is_over:
+        _finish_hand(table)
+        return
+    if after.to_move is not before.to_move or after.phase in (Phase.UPCARD, Phase.DRAW):
+        _start_turn(table)
+        _send_table(table, position, "moved", (public,))
+        _announce_turn(table, _turn_so_far(table, public))
+    else:
+        _send_table(table, position, "moved", (public,))
+        _tell_sitter(table, (public,))
+    _save(table.match)
+
+
+def _describe(table: Table, position: int, action: Action, automatic: str) -> str:
+    """A move as every player may hear of it: drawing never names the card."""
+    text = f"{table.name(position)}: {action}"
+    if automatic.startswith("timeout"):
+        text += " " + _("(automatic: time ran out)")
+    if automatic.endswith("suggestion"):
+        text += " " + _("(the sitter's suggestion)")
+    return text
+
+
+def _turn_so_far(table: Table, public: str) -> tuple[str, ...]:
+    """What the player who just moved did in his whole turn: how he took his card, then this."""
+    if table.hand.phase is not Phase.DRAW or table.hand.turns == 0:
+        return (public,)
+    moves = table.hand_row.events.filter(kind=state.MOVE).order_by("-seq").values_list("data", flat=True)[:2]
+    if len(moves) < 2 or moves[1]["move"] not in ("take", "draw"):
+        return (public,)
+    return (f"{table.name(moves[1]['seat'])}: {moves[1]['move']}", public)
+
+
+def _start_turn(table: Table) -> None:
+    match = table.match
+    match.turn_seat = table.mover
+    match.reminded = False
+    if match.is_paused:
+        match.paused_remaining = timedelta(seconds=match.move_seconds)
+    else:
+        match.deadline = timezone.now() + timedelta(seconds=match.move_seconds)
+
+
+def _save(match: Match) -> None:
+    """Every change bumps the version, which old buttons and late tasks are checked against."""
+    match.version += 1
+    match.save()
+    match_id, version, deadline = match.pk, match.version, match.deadline
+    if match.status == Match.Status.RUNNING:
+        transaction.on_commit(lambda: scheduling.turn_clock(match_id, version, deadline))
+        transaction.on_commit(lambda: scheduling.computer_move(match_id, version))
+
+
+def _send_table(table: Table, position: int, kind: str, last_moves: tuple[str, ...] = ()) -> None:
+    player = table.seat(position).player
+    view = table_view(table.match, table.seats, table.hand_row, table.hand, position, last_moves)
+    outbox.send(player, kind, view, table.match, replaces=f"table:{table.match.code}")
+
+
+def _announce_turn(table: Table, last_moves: tuple[str, ...]) -> None:
+    """The player to move is told once, with his cards and his options; the
+    sitter sees the captain's turn too, so that he can advise."""
+    _send_table(table, table.mover, "turn", last_moves)
+    _tell_sitter(table, last_moves)
+
+
+def _tell_sitter(table: Table, last_moves: tuple[str, ...]) -> None:
+    if table.hand.to_move is Role.CAPTAIN:
+        _send_table(table, table.position_of_role(Role.SITTER), "advise", last_moves)
+
+
+def _finish_hand(table: Table) -> None:
+    """Score the hand (R8), rotate roles (R3.4, R3.5), and either end the game
+    (R10) or deal the next hand."""
+    match, hand_row, hand = table.match, table.hand_row, table.hand
+    result = hand.result
+    assert result is not None
+    winner = table.position_of_role(result.winner) if result.winner else None
+    game = state.game_of(match, table.seats, hand_row).after_hand(winner, result.points)
+    if winner is not None:
+        seat = table.seat(winner)
+        seat.score = game.scores[winner]
+        seat.save(update_fields=["score"])
+    hand_row.result = result.kind
+    hand_row.winner = winner
+    hand_row.points = result.points
+    hand_row.ended_at = timezone.now()
+    game_winner = table.name(game.winner) if game.winner is not None else ""
+    next_roles = {} if game.winner is not None else role_names_of(game.roles)
+    view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner)
+    hand_row.summary = summary_of(view)
+    hand_row.save()
+    state.append_event(
+        match,
+        "hand_over",
+        hand_row,
+        result=result.kind,
+        winner=winner,
+        points=result.points,
+        scores=list(game.scores),
+        deck=hand_row.deck,
+        salt=hand_row.salt,
+    )
+    for seat in table.seats:
+        outbox.send(seat.player, "result", view, match)
+    if game.winner is not None:
+        finish(match, table.seat(game.winner).player, "target")
+        _save(match)
+        return
+    hand_row, new_hand = state.deal_hand(match, hand_row.number + 1, game.roles)
+    table.hand_row, table.hand = hand_row, new_hand
+    _begin_hand(table)
+
+
+def role_names_of(roles) -> dict[int, str]:
+    return {roles.box: "box", roles.captain: "captain", roles.sitter: "sitter"}
+
+
+def summary_of(view) -> dict:
+    """The public record of a hand's end, kept on the hand row for the pages."""
+
+    def cards(cards_view) -> dict | None:
+        if cards_view is None:
+            return None
+        return {
+            "owner": cards_view.owner,
+            "melds": [[str(card) for card in meld] for meld in cards_view.melds],
+            "deadwood": [str(card) for card in cards_view.deadwood],
+            "count": cards_view.count,
+        }
+
+    return {
+        "kind": view.kind,
+        "knocker": view.knocker,
+        "winner": view.winner,
+        "points": view.points,
+        "knocker_cards": cards(view.knocker_cards),
+        "defender_cards": cards(view.defender_cards),
+        "layoffs": [str(card) for card in view.layoffs],
+    }
+
+
+def finish(match: Match, winner: Player | None, reason: str) -> None:
+    """End the match; ``winner`` None means aborted. Caller holds the lock and saves."""
+    match.status = Match.Status.FINISHED if winner else Match.Status.ABORTED
+    match.winner = winner
+    match.finished_at = timezone.now()
+    match.deadline = None
+    match.turn_seat = None
+    state.append_event(match, "match_over", winner=winner.pk if winner else None, reason=reason)

@@ -1,0 +1,43 @@
+"""Players and their identities on each channel."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import transaction
+
+from ..models import Player
+
+LANGUAGES = {code for code, _name in settings.LANGUAGES}
+
+
+def language_of(code: str | None) -> str:
+    """The closest language we speak to what a client says ('pt-br' -> 'en')."""
+    base = (code or "").lower().split("-")[0]
+    return base if base in LANGUAGES else "en"
+
+
+@transaction.atomic
+def telegram_player(user_id: int, chat_id: int, name: str, username: str = "", language: str = "") -> Player:
+    """The player of a Telegram user, registered on first contact."""
+    player, created = Player.objects.select_for_update().get_or_create(
+        telegram_user_id=user_id,
+        defaults={"display_name": name[:64] or username or "Player", "language": language_of(language)},
+    )
+    changed = {"telegram_chat_id": chat_id, "telegram_username": username[:64], "telegram_blocked": False}
+    if created or any(getattr(player, field) != value for field, value in changed.items()):
+        for field, value in changed.items():
+            setattr(player, field, value)
+        player.save()
+    return player
+
+
+@transaction.atomic
+def phone_player(phone: str) -> tuple[Player, bool]:
+    """The player of a phone number, registered by his first message."""
+    return Player.objects.select_for_update().get_or_create(phone=phone, defaults={"display_name": "…" + phone[-4:]})
+
+
+@transaction.atomic
+def terminal_player(user: str, name: str = "") -> Player:
+    player, _created = Player.objects.get_or_create(terminal_user=user, defaults={"display_name": name or user})
+    return player

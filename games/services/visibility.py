@@ -1,0 +1,226 @@
+"""What each player may see: the one place that decides it (R3.2, R4.4, PROTOCOL.md).
+
+Every message and page is built from these views, never from a hand directly.
+A view holds only what its viewer may know: his own cards (the sitter also
+sees the captain's), the top of the pile, the size of the stock and what the
+rules make public. Nobody's view holds the stock or another hand before the
+hand ends; then everything is public, the deck included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from games.engine import Card, Hand, Role, best_arrangements, deadwood
+from games.engine.hand import Discard, Knock, Phase
+
+from ..models import Hand as HandRow
+from ..models import Match, Seat
+
+
+@dataclass(frozen=True)
+class SeatView:
+    name: str
+    position: int
+    role: str  # "box", "captain", "sitter" or "" before the first deal
+    score: int
+    is_computer: bool = False
+
+
+@dataclass(frozen=True)
+class CardsView:
+    """A hand as its owner (or the sitter) sees it: melds grouped, deadwood counted."""
+
+    owner: str
+    melds: tuple[tuple[Card, ...], ...]
+    deadwood: tuple[Card, ...]
+    count: int
+
+
+@dataclass(frozen=True)
+class TableView:
+    """The table as one seat may see it."""
+
+    code: str
+    version: int
+    viewer: str
+    viewer_role: str
+    seats: tuple[SeatView, ...]
+    hand_number: int
+    target: int
+    cards: CardsView | None
+    pile_top: Card | None
+    stock_count: int
+    to_move: str
+    to_move_role: str
+    phase: str
+    deadline: datetime | None
+    paused: bool
+    moves: tuple[str, ...] = ()  # the commands the viewer may play now
+    knocks: dict[Card, int] = field(default_factory=dict)
+    suggestion: str = ""
+    last_moves: tuple[str, ...] = ()
+    commitment: str = ""
+
+
+@dataclass(frozen=True)
+class ResultView:
+    """The end of a hand: public to all, so it carries both hands."""
+
+    code: str
+    hand_number: int
+    kind: str
+    knocker: str
+    winner: str
+    points: int
+    knocker_cards: CardsView | None
+    defender_cards: CardsView | None
+    layoffs: tuple[Card, ...]
+    seats: tuple[SeatView, ...]
+    next_roles: dict[str, str]
+    game_winner: str
+    deck: str
+    salt: str
+    commitment: str
+
+
+def cards_view(owner: str, cards: tuple[Card, ...] | list[Card]) -> CardsView:
+    arrangement = best_arrangements(cards)[0]
+    return CardsView(
+        owner,
+        tuple(meld.cards for meld in arrangement.melds),
+        tuple(sorted(arrangement.deadwood)),
+        deadwood(cards),
+    )
+
+
+def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, ...]:
+    roles = role_names(hand_row) if hand_row else {}
+    return tuple(
+        SeatView(
+            seat.player.display_name,
+            seat.position,
+            roles.get(seat.position, ""),
+            seat.score,
+            seat.player.is_computer or seat.autopilot,
+        )
+        for seat in seats
+    )
+
+
+def role_names(hand_row: HandRow) -> dict[int, str]:
+    return {hand_row.box: "box", hand_row.captain: "captain", hand_row.sitter: "sitter"}
+
+
+def seat_of_role(hand_row: HandRow, role: Role) -> int:
+    return {Role.BOX: hand_row.box, Role.CAPTAIN: hand_row.captain, Role.SITTER: hand_row.sitter}[role]
+
+
+def public_move(name: str, action_text: str) -> str:
+    """A move as the other players may hear of it: a draw never names its card."""
+    return f"{name}: {action_text}"
+
+
+def table_view(
+    match: Match,
+    seats: list[Seat],
+    hand_row: HandRow,
+    hand: Hand,
+    position: int,
+    last_moves: tuple[str, ...] = (),
+) -> TableView:
+    """The table as the player in ``position`` may see it."""
+    names = {seat.position: seat.player.display_name for seat in seats}
+    role = Role(role_names(hand_row)[position])
+    # The sitter sees the captain's cards (R3.2); each active player sees his own.
+    cards_role = Role.CAPTAIN if role is Role.SITTER else role
+    cards_owner = names[seat_of_role(hand_row, cards_role)]
+    to_move_position = seat_of_role(hand_row, hand.to_move)
+    is_mover = position == to_move_position and not hand.is_over
+    moves, knocks = (), {}
+    if is_mover or (role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over):
+        moves, knocks = available_moves(hand)
+    return TableView(
+        code=match.code,
+        version=match.version,
+        viewer=names[position],
+        viewer_role=role.value,
+        seats=seat_views(seats, hand_row),
+        hand_number=hand_row.number,
+        target=match.target,
+        cards=cards_view(cards_owner, hand.cards_of(cards_role)),
+        pile_top=hand.pile[-1] if hand.pile else None,
+        stock_count=len(hand.stock),
+        to_move=names[to_move_position],
+        to_move_role=hand.to_move.value,
+        phase=hand.phase.value,
+        deadline=match.deadline,
+        paused=match.is_paused,
+        moves=moves,
+        knocks=knocks,
+        suggestion=hand_row.suggestion if role is not Role.BOX else "",
+        last_moves=last_moves,
+        commitment=hand_row.commitment,
+    )
+
+
+def available_moves(hand: Hand) -> tuple[tuple[str, ...], dict[Card, int]]:
+    """The commands the player to move may play, and the knocks with their counts."""
+    actions = hand.legal_actions()
+    if hand.phase is Phase.DISCARD:
+        knocks = {a.card: hand.count_after_discard(a.card) for a in actions if isinstance(a, Knock)}
+        discards = tuple(f"discard {a.card}" for a in actions if isinstance(a, Discard))
+        return discards + tuple(f"knock {card}" for card in knocks), knocks
+    return tuple(str(action) for action in actions), {}
+
+
+def result_view(
+    match: Match,
+    seats: list[Seat],
+    hand_row: HandRow,
+    hand: Hand,
+    next_roles: dict[int, str],
+    game_winner: str,
+) -> ResultView:
+    """The end of a hand, which every player sees in full (PROTOCOL.md)."""
+    names = {seat.position: seat.player.display_name for seat in seats}
+    result = hand.result
+    assert result is not None
+    settlement = result.settlement
+    knocker_cards = defender_cards = None
+    knocker = winner = ""
+    if result.knocker is not None and settlement is not None:
+        knocker = names[seat_of_role(hand_row, result.knocker)]
+        defender = names[seat_of_role(hand_row, result.knocker.opponent)]
+        knocker_cards = CardsView(
+            knocker,
+            tuple(meld.cards for meld in settlement.knocker.melds),
+            tuple(sorted(settlement.knocker.deadwood)),
+            settlement.knocker_count,
+        )
+        defender_cards = CardsView(
+            defender,
+            tuple(meld.cards for meld in settlement.defender.melds),
+            tuple(sorted(settlement.defender.deadwood)),
+            settlement.defender_count,
+        )
+    if result.winner is not None:
+        winner = names[seat_of_role(hand_row, result.winner)]
+    return ResultView(
+        code=match.code,
+        hand_number=hand_row.number,
+        kind=result.kind,
+        knocker=knocker,
+        winner=winner,
+        points=result.points,
+        knocker_cards=knocker_cards,
+        defender_cards=defender_cards,
+        layoffs=tuple(card for card, _ in settlement.layoffs) if settlement else (),
+        seats=seat_views(seats, hand_row),
+        next_roles={names[position]: role for position, role in next_roles.items()},
+        game_winner=game_winner,
+        deck=hand_row.deck,
+        salt=hand_row.salt,
+        commitment=hand_row.commitment,
+    )
