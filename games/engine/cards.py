@@ -36,15 +36,18 @@ class Card(int):
     def __new__(cls, index: int) -> Card:
         if cls._all:
             try:
-                return cls._all[index]
+                if index >= 0:  # a negative index would wrap round to a real card
+                    return cls._all[index]
             except (IndexError, TypeError):
-                raise CardError(f"no card has index {index!r}") from None
+                pass
+            raise CardError(f"no card has index {index!r}")
         return super().__new__(cls, index)
 
     @classmethod
     def of(cls, rank: int, suit: str | int) -> Card:
         """The card of ``rank`` (1 = ace .. 13 = king) and ``suit`` ('s' or 0 ..)."""
-        suit_index = SUITS.index(suit) if isinstance(suit, str) else suit
+        # Matched whole: str.index would take "" or "sh" for spades.
+        suit_index = (SUITS.find(suit) if len(suit) == 1 else -1) if isinstance(suit, str) else suit
         if not (1 <= rank <= 13 and 0 <= suit_index <= 3):
             raise CardError(f"no card has rank {rank} and suit {suit}")
         return cls(suit_index * 13 + rank - 1)

@@ -39,10 +39,14 @@ class Settlement:
 def _layoffs(melds: Sequence[Meld], loose: int) -> list[tuple[Card, int]]:
     """The defender's loose cards that join the knocker's melds, chains included (R7.5).
 
-    Laying off only ever lowers a count, so every card that can go, goes.
+    Laying off only ever lowers a count, so every card that can go, goes. Runs
+    come first: a card that could be the fourth of a set or extend a run must go
+    on the run, where more cards may follow it (8c then 9c on 5-6-7c).
     """
     laid: list[tuple[Card, int]] = []
-    for index, meld in enumerate(melds):
+    runs_first = sorted(range(len(melds)), key=lambda index: melds[index].kind == "set")
+    for index in runs_first:
+        meld = melds[index]
         first, last = meld.cards[0], meld.cards[-1]
         if meld.kind == "set":
             if len(meld.cards) == 3:
