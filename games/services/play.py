@@ -145,12 +145,19 @@ def apply_move(table: Table, position: int, action: Action, actor: Player | None
         return
     if after.to_move is not before.to_move or after.phase in (Phase.UPCARD, Phase.DRAW):
         _start_turn(table)
-        _send_table(table, position, "moved", (public,))
+        _tell_mover(table, position, automatic, public)
         _announce_turn(table, _turn_so_far(table, public))
     else:
-        _send_table(table, position, "moved", (public,))
+        _tell_mover(table, position, automatic, public)
         _tell_sitter(table, (public,))
     _save(table.match)
+
+
+def _tell_mover(table: Table, position: int, automatic: str, public: str) -> None:
+    """A player's own move is answered by the reply to his command; a move made
+    for him (a timeout, his autopilot) he hears of here."""
+    if automatic not in OWN_MOVES:
+        _send_table(table, position, "moved", (public,))
 
 
 def _describe(table: Table, position: int, action: Action, automatic: str) -> str:
