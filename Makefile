@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run test lint format simulate bench clean
+.PHONY: run play test lint format simulate bench clean
 
 $(INSTALLED): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(INSTALLED): requirements.txt
 
 run: $(INSTALLED)
 	$(BIN)/python manage.py simulate --matches 200 --players simple,strong,strong
+
+play: $(INSTALLED)
+	$(BIN)/python manage.py migrate --noinput -v0
+	$(BIN)/python manage.py play
 
 test: $(INSTALLED)
 	$(BIN)/ruff check .
