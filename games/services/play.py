@@ -200,6 +200,12 @@ def _save(match: Match) -> None:
         transaction.on_commit(lambda: scheduling.computer_move(match_id, version))
 
 
+def save(match: Match) -> None:
+    """Save a change made outside a move (an admin's) the way a move is saved, so
+    that the computer player and the turn clock are scheduled for the new version."""
+    _save(match)
+
+
 def _send_table(table: Table, position: int, kind: str, last_moves: tuple[str, ...] = ()) -> None:
     player = table.seat(position).player
     view = table_view(table.match, table.seats, table.hand_row, table.hand, position, last_moves)
