@@ -120,13 +120,15 @@ def points_of(cards: Iterable[Card]) -> int:
 
 
 def mask_of(cards: Iterable[Card]) -> int:
-    """The 52-bit mask of a collection of distinct cards."""
+    """The 52-bit mask of a collection of distinct cards (a repeated card raises)."""
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
     mask = 0
     for card in cards:
-        bit = 1 << card
-        if mask & bit:
-            raise CardError(f"{Card(card)} is there twice")
-        mask |= bit
+        mask |= 1 << card
+    if mask.bit_count() != len(cards):
+        seen = [card for index, card in enumerate(cards) if card in cards[:index]]
+        raise CardError(f"{Card(seen[0])} is there twice" if seen else "not a set of cards")
     return mask
 
 

@@ -111,8 +111,22 @@ def deadwood_of_mask(mask: int) -> int:
 
 
 def deadwood(cards: Iterable[Card]) -> int:
-    """The minimum deadwood count of any number of distinct cards (R2.4)."""
-    return deadwood_of_mask(mask_of(cards))
+    """The minimum deadwood count of any number of distinct cards (R2.4).
+
+    The engine's hottest call, so ``mask_of`` and ``deadwood_of_mask`` are
+    inlined for the common hand with no rank held three times.
+    """
+    if not isinstance(cards, (list, tuple)):
+        cards = list(cards)
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    if mask.bit_count() != len(cards):
+        mask_of(cards)  # raises, naming the repeated card
+    a, b, c, d = mask & SUIT_BITS, mask >> 13 & SUIT_BITS, mask >> 26 & SUIT_BITS, mask >> 39
+    if not (a & b & (c | d)) | (c & d & (a | b)):
+        return RUN_DEADWOOD[a] + RUN_DEADWOOD[b] + RUN_DEADWOOD[c] + RUN_DEADWOOD[d]
+    return deadwood_of_mask(mask)
 
 
 def knock_discards(cards: Sequence[Card]) -> dict[Card, int]:
