@@ -9,14 +9,17 @@ hand ends; then everything is public, the deck included.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
+
+from django.utils.translation import gettext
 
 from games.engine import Card, Hand, Role, best_arrangements, deadwood
 from games.engine.hand import Discard, Knock, Phase
 
+from ..models import Event, Match, Outbox, Seat
 from ..models import Hand as HandRow
-from ..models import Match, Seat
+from . import state
 
 
 @dataclass(frozen=True)
@@ -224,3 +227,151 @@ def result_view(
         salt=hand_row.salt,
         commitment=hand_row.commitment,
     )
+
+
+# Everyone: the public pages and the moderation desk --------------------------
+
+
+@dataclass(frozen=True)
+class PublicTableView:
+    """The hand in play as anyone may see it: no hand's cards and not the stock."""
+
+    hand_number: int
+    seats: tuple[SeatView, ...]
+    pile_top: Card | None
+    stock_count: int
+    to_move: str
+    to_move_role: str
+    phase: str
+    deadline: datetime | None
+    paused: bool
+    commitment: str
+
+
+@dataclass(frozen=True)
+class PublicHandView:
+    """A hand on the public page: its result once it ends, and its deck, salt
+    and moves once revealed (``is_revealed``); before that, its commitment only."""
+
+    number: int
+    roles: tuple[tuple[str, str], ...]  # (role, name) for box, captain, sitter
+    result: str
+    winner: str
+    points: int
+    summary: dict
+    commitment: str
+    deck: str = ""
+    salt: str = ""
+    moves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PublicMatchView:
+    """A match as the public page shows it."""
+
+    code: str
+    status: str
+    status_label: str
+    target: int
+    seats: tuple[SeatView, ...]
+    winner: str
+    table: PublicTableView | None
+    hands: tuple[PublicHandView, ...]
+    created_at: datetime
+    finished_at: datetime | None
+
+
+def is_revealed(match: Match, hand_row: HandRow) -> bool:
+    """A hand's deck becomes public when the hand ends, or when its match ends
+    with the hand unfinished (an aborted or adjudicated match)."""
+    return hand_row.is_over or match.status in (Match.Status.FINISHED, Match.Status.ABORTED)
+
+
+def public_table_view(match: Match, seats: list[Seat], hand_row: HandRow, hand: Hand) -> PublicTableView:
+    """The hand in play for someone who holds no seat: what lies face up and the counts."""
+    names = {seat.position: seat.player.display_name for seat in seats}
+    return PublicTableView(
+        hand_number=hand_row.number,
+        seats=seat_views(seats, hand_row),
+        pile_top=hand.pile[-1] if hand.pile else None,
+        stock_count=len(hand.stock),
+        to_move=names[seat_of_role(hand_row, hand.to_move)],
+        to_move_role=hand.to_move.value,
+        phase=hand.phase.value,
+        deadline=match.deadline,
+        paused=match.is_paused,
+        commitment=hand_row.commitment,
+    )
+
+
+def public_hand_view(match: Match, seats: list[Seat], hand_row: HandRow) -> PublicHandView:
+    """One hand's public record; the secret parts only once ``is_revealed``."""
+    names = {seat.position: seat.player.display_name for seat in seats}
+    roles = tuple((role, names[position]) for position, role in role_names(hand_row).items())
+    view = PublicHandView(
+        number=hand_row.number,
+        roles=roles,
+        result=hand_row.result,
+        winner=names[hand_row.winner] if hand_row.winner is not None else "",
+        points=hand_row.points,
+        summary=hand_row.summary if hand_row.is_over else {},
+        commitment=hand_row.commitment,
+    )
+    if not is_revealed(match, hand_row):
+        return view
+    logged = hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
+    # Who made a move: its actor, else (a timeout) whoever holds the seat now.
+    moves = tuple(public_move(actor or names[data["seat"]], data["move"]) for data, actor in logged)
+    return replace(view, deck=hand_row.deck, salt=hand_row.salt, moves=moves)
+
+
+def public_match_view(match: Match) -> PublicMatchView:
+    """The whole match for the public page: the table in play while it runs
+    (``public_table_view``), and every hand (``public_hand_view``)."""
+    seats = state.seats_of(match)
+    hand_rows = list(match.hands.order_by("number"))
+    table = None
+    if match.status == Match.Status.RUNNING and hand_rows:
+        current = hand_rows[-1]
+        table = public_table_view(match, seats, current, state.load_hand(match, current))
+    return PublicMatchView(
+        code=match.code,
+        status=match.status,
+        status_label=match.get_status_display(),
+        target=match.target,
+        seats=seat_views(seats, hand_rows[-1] if table else None),
+        winner=match.winner.display_name if match.winner else "",
+        table=table,
+        hands=tuple(public_hand_view(match, seats, hand_row) for hand_row in hand_rows),
+        created_at=match.created_at,
+        finished_at=match.finished_at,
+    )
+
+
+HIDDEN = "…"
+
+
+def event_text(event: Event) -> str:
+    """An event's data as the moderation desk may show it. Moves name only
+    cards laid face up, and "hand_over" reveals a deck that is public by then;
+    a sitter's suggestion names a card of the captain's hand, so it is hidden
+    until that hand is revealed."""
+    data = dict(event.data)
+    if event.kind == "suggestion" and event.hand and not is_revealed(event.match, event.hand):
+        data["move"] = HIDDEN
+    return ", ".join(f"{key}: {value}" for key, value in data.items())
+
+
+def message_text(message: Outbox) -> str:
+    """An outgoing message's text for the moderation desk. A message may show
+    its recipient's cards, so while a hand they could belong to is in play (its
+    match runs; for a reply, which names no match, any match of the recipient
+    runs) only a note is shown."""
+    matches = (
+        Match.objects.filter(pk=message.match_id)
+        if message.match_id
+        else Match.objects.filter(seats__player=message.recipient_id)
+    )
+    if matches.filter(status=Match.Status.RUNNING).exists():
+        return gettext("(hidden while the match runs: it may show a player's cards)")
+    return message.text

@@ -1,0 +1,257 @@
+"""The moderation desk.
+
+Everything here is read-only: a match or a player changes only through the
+actions below, each a form (``games.forms``) that calls a service function
+(``games.services.moderation``) and writes Django's admin log. The secret
+parts of a hand in play (its deck and salt, a suggestion, the messages that
+show a player's cards) are shown only once they are public
+(``games.services.visibility``).
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.contrib.auth import get_permission_codename
+from django.db.models import Count, Q, QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext_lazy as _
+
+from . import forms
+from .models import Event, Hand, Match, Outbox, Player, Seat
+from .services import ServiceError
+from .services.visibility import event_text, is_revealed, message_text, role_names
+
+
+class ReadOnly:
+    """Nothing is added, changed or deleted by hand; the log is append-only."""
+
+    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+class ModeratedAdmin(ReadOnly, admin.ModelAdmin):
+    """Actions that ask on an intermediate page (``forms.ModerationForm``), then
+    call the service for each selected object and log the change. The change
+    page shows the same actions as buttons for its one object."""
+
+    change_form_template = "admin/games/moderated_change_form.html"
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(f"{self.opts.app_label}.{get_permission_codename('change', self.opts)}")
+
+    def moderate(
+        self, request: HttpRequest, queryset: QuerySet, form_class: type[forms.ModerationForm]
+    ) -> HttpResponse | None:
+        if form_class.single and queryset.count() != 1:
+            self.message_user(request, _("Choose exactly one for this action."), messages.WARNING)
+            return None
+        data = request.POST if "apply" in request.POST else None
+        form = form_class(data, objects=queryset)
+        if form.is_bound and form.is_valid():
+            for obj in queryset:
+                self.apply(request, form, obj)
+            return self.back(request)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": form_class.title,
+            "opts": self.opts,
+            "form": form,
+            "objects": queryset,
+            "action": request.POST.get("action", ""),
+            "next": request.POST.get("next", ""),
+        }
+        return TemplateResponse(request, "admin/games/moderate.html", context)
+
+    def apply(self, request: HttpRequest, form: forms.ModerationForm, obj: Match | Player) -> None:
+        try:
+            message = form.apply(obj, request.user.get_username())
+        except ServiceError as error:
+            self.message_user(request, f"{obj}: {error}", messages.ERROR)
+            return
+        self.log_change(request, obj, message)
+        self.message_user(request, f"{obj}: {message}", messages.SUCCESS)
+
+    def back(self, request: HttpRequest) -> HttpResponseRedirect | None:
+        """To the change page the action was started from, else to the list."""
+        target = request.POST.get("next", "")
+        if url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+            return HttpResponseRedirect(target)
+        return None
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict | None = None
+    ) -> HttpResponse:
+        actions = [(name, description) for _func, name, description in self.get_actions(request).values()]
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), "buttons": actions})
+
+
+class ReadOnlyInline(ReadOnly, admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def get_readonly_fields(self, request: HttpRequest, obj: object = None) -> list[str]:
+        return list(self.fields)
+
+
+class SeatInline(ReadOnlyInline):
+    model = Seat
+    fields = ["position", "player", "score", "timeouts_in_row", "autopilot"]
+
+
+class HandInline(ReadOnlyInline):
+    """A hand's result and commitment; its deck and salt once revealed."""
+
+    model = Hand
+    fields = ["number", "roles", "result", "winner_name", "points", "commitment", "revealed"]
+
+    @admin.display(description=_("roles"))
+    def roles(self, hand: Hand) -> str:
+        names = {seat.position: seat.player.display_name for seat in hand.match.seats.select_related("player")}
+        return ", ".join(f"{role} {names[position]}" for position, role in role_names(hand).items())
+
+    @admin.display(description=_("winner"))
+    def winner_name(self, hand: Hand) -> str:
+        if hand.winner is None:
+            return "-"
+        return str(hand.match.seats.get(position=hand.winner).player)
+
+    @admin.display(description=_("deck and salt"))
+    def revealed(self, hand: Hand) -> str:
+        if not is_revealed(hand.match, hand):
+            return _("secret while the hand is in play")
+        return f"{hand.deck} / {hand.salt}"
+
+
+class EventInline(ReadOnlyInline):
+    model = Event
+    fields = ["seq", "kind", "actor", "text", "created_at"]
+
+    @admin.display(description=_("data"))
+    def text(self, event: Event) -> str:
+        return event_text(event)
+
+
+@admin.register(Match)
+class MatchAdmin(ModeratedAdmin):
+    list_display = ["code", "status", "players", "scores", "last_move_at", "deadline"]
+    list_filter = ["status"]
+    search_fields = ["code", "seats__player__display_name"]
+    inlines = [SeatInline, HandInline, EventInline]
+    actions = ["abort", "adjudicate", "pause", "resume", "extend", "replace_with_computer"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).prefetch_related("seats__player")
+
+    @admin.display(description=_("players"))
+    def players(self, match: Match) -> str:
+        return ", ".join(str(seat.player) for seat in match.seats.all())
+
+    @admin.display(description=_("scores"))
+    def scores(self, match: Match) -> str:
+        return " : ".join(str(seat.score) for seat in match.seats.all())
+
+    @admin.action(description=_("Abort"), permissions=["moderate"])
+    def abort(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.AbortForm)
+
+    @admin.action(description=_("Adjudicate (choose the winner)"), permissions=["moderate"])
+    def adjudicate(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.AdjudicateForm)
+
+    @admin.action(description=_("Pause the clock"), permissions=["moderate"])
+    def pause(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.PauseForm)
+
+    @admin.action(description=_("Resume the clock"), permissions=["moderate"])
+    def resume(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.ResumeForm)
+
+    @admin.action(description=_("Extend the deadline"), permissions=["moderate"])
+    def extend(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.ExtendForm)
+
+    @admin.action(description=_("Replace a player with a computer player"), permissions=["moderate"])
+    def replace_with_computer(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.ReplaceForm)
+
+
+@admin.register(Player)
+class PlayerAdmin(ModeratedAdmin):
+    list_display = ["display_name", "channels", "is_computer", "is_banned", "matches_played"]
+    list_filter = ["is_computer", "banned"]
+    search_fields = ["display_name", "telegram_username", "phone", "terminal_user"]
+    actions = ["ban", "unban"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        finished = Q(seats__match__status=Match.Status.FINISHED)
+        return super().get_queryset(request).annotate(played=Count("seats", filter=finished))
+
+    @admin.display(description=_("channels"))
+    def channels(self, player: Player) -> str:
+        reachable = {"Telegram": player.telegram_chat_id, "SMS": player.phone, "terminal": player.terminal_user}
+        return ", ".join(name for name, address in reachable.items() if address) or "-"
+
+    @admin.display(description=_("banned"), boolean=True)
+    def is_banned(self, player: Player) -> bool:
+        return player.is_banned()
+
+    @admin.display(description=_("matches played"), ordering="played")
+    def matches_played(self, player: Player) -> int:
+        return player.played
+
+    @admin.action(description=_("Ban"), permissions=["moderate"])
+    def ban(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.BanForm)
+
+    @admin.action(description=_("Lift the ban"), permissions=["moderate"])
+    def unban(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        return self.moderate(request, queryset, forms.UnbanForm)
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["match", "seq", "kind", "actor", "text", "created_at"]
+    list_filter = ["kind"]
+    search_fields = ["match__code"]
+    fields = ["match", "seq", "hand", "kind", "actor", "text", "created_at"]
+    list_select_related = ["match", "actor", "hand"]
+
+    @admin.display(description=_("data"))
+    def text(self, event: Event) -> str:
+        return event_text(event)
+
+
+@admin.register(Outbox)
+class OutboxAdmin(ReadOnly, admin.ModelAdmin):
+    list_display = ["created_at", "status", "channel", "kind", "recipient", "attempts", "last_error", "sent_at"]
+    list_filter = ["status", "channel"]
+    search_fields = ["recipient__display_name", "address", "match__code"]
+    fields = [
+        "status",
+        "channel",
+        "address",
+        "kind",
+        "recipient",
+        "match",
+        "shown_text",
+        "attempts",
+        "last_error",
+        "next_attempt_at",
+        "external_id",
+        "created_at",
+        "sent_at",
+    ]
+    list_select_related = ["recipient"]
+
+    @admin.display(description=_("text"))
+    def shown_text(self, message: Outbox) -> str:
+        return message_text(message)

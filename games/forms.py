@@ -1,0 +1,137 @@
+"""The moderation desk's forms: what each admin action asks before it acts.
+
+Each form names the service function it calls (``games.services.moderation``)
+and returns the change message for Django's admin log. The admin never writes
+a game row itself.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django import forms
+from django.db.models import Model, QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
+from .models import Match, Player, Seat, Strength
+from .services import moderation
+
+
+class ModerationForm(forms.Form):
+    """An action's intermediate page. ``single`` forms act on one object only,
+    because their choices (a seat) depend on it; ending a match or banning
+    someone is explained to the players, so there the reason is required."""
+
+    title = ""
+    single = False
+    reason_required = False
+    reason = forms.CharField(label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
+
+    def __init__(self, *args: object, objects: QuerySet, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.objects = objects
+        self.fields["reason"].required = self.reason_required
+
+    def apply(self, obj: Model, admin: str) -> str:
+        """Carry the action out on ``obj`` and say what was done (for the admin log)."""
+        raise NotImplementedError
+
+    def said(self, text: str) -> str:
+        reason = self.cleaned_data["reason"]
+        return f"{text}: {reason}" if reason else text
+
+
+class AbortForm(ModerationForm):
+    title = _("Abort matches")
+    reason_required = True
+
+    def apply(self, obj: Match, admin: str) -> str:
+        moderation.abort(obj, admin, self.cleaned_data["reason"])
+        return self.said(gettext("Aborted"))
+
+
+class SeatChoiceForm(ModerationForm):
+    """A form that picks one seat of the one selected match."""
+
+    single = True
+    seat = forms.TypedChoiceField(label=_("Seat"), coerce=int)
+
+    def __init__(self, *args: object, objects: QuerySet, **kwargs: object) -> None:
+        super().__init__(*args, objects=objects, **kwargs)
+        match = objects.first()
+        seats = match.seats.select_related("player") if match else []
+        self.fields["seat"].choices = [(seat.position, self.seat_label(seat)) for seat in seats]
+
+    def seat_label(self, seat: Seat) -> str:
+        return f"{seat.position}: {seat.player} ({seat.score})"
+
+
+class AdjudicateForm(SeatChoiceForm):
+    title = _("Adjudicate: choose the winner")
+    reason_required = True
+
+    def apply(self, obj: Match, admin: str) -> str:
+        seat = self.cleaned_data["seat"]
+        moderation.adjudicate(obj, seat, admin, self.cleaned_data["reason"])
+        return self.said(gettext("Adjudicated to seat %(seat)s") % {"seat": seat})
+
+
+class ReplaceForm(SeatChoiceForm):
+    title = _("Replace a player with a computer player")
+    strength = forms.ChoiceField(label=_("Strength"), choices=Strength.choices, initial=Strength.STRONG)
+
+    def apply(self, obj: Match, admin: str) -> str:
+        seat = self.cleaned_data["seat"]
+        computer = moderation.replace_with_computer(
+            obj, seat, admin, self.cleaned_data["reason"], self.cleaned_data["strength"]
+        )
+        return self.said(gettext("Seat %(seat)s given to %(name)s") % {"seat": seat, "name": computer})
+
+
+class PauseForm(ModerationForm):
+    title = _("Pause the clock")
+
+    def apply(self, obj: Match, admin: str) -> str:
+        moderation.pause(obj, admin, self.cleaned_data["reason"])
+        return self.said(gettext("Clock paused"))
+
+
+class ResumeForm(ModerationForm):
+    title = _("Resume the clock")
+
+    def apply(self, obj: Match, admin: str) -> str:
+        moderation.resume(obj, admin, self.cleaned_data["reason"])
+        return self.said(gettext("Clock resumed"))
+
+
+class ExtendForm(ModerationForm):
+    title = _("Extend the deadline")
+    hours = forms.FloatField(label=_("Hours"), min_value=0.1, initial=24)
+
+    def apply(self, obj: Match, admin: str) -> str:
+        hours = self.cleaned_data["hours"]
+        moderation.extend(obj, timedelta(hours=hours), admin, self.cleaned_data["reason"])
+        return self.said(gettext("Deadline extended by %(hours)s hours") % {"hours": f"{hours:g}"})
+
+
+class BanForm(ModerationForm):
+    title = _("Ban players")
+    reason_required = True
+    days = forms.IntegerField(label=_("Days"), min_value=1, required=False, help_text=_("Empty: until unbanned."))
+
+    def apply(self, obj: Player, admin: str) -> str:
+        days = self.cleaned_data["days"]
+        expires_at = timezone.now() + timedelta(days=days) if days else None
+        moderation.ban(obj, admin, self.cleaned_data["reason"], expires_at)
+        until = gettext("for %(days)s days") % {"days": days} if days else gettext("until unbanned")
+        return self.said(gettext("Banned %(until)s") % {"until": until})
+
+
+class UnbanForm(ModerationForm):
+    title = _("Lift bans")
+
+    def apply(self, obj: Player, admin: str) -> str:
+        moderation.unban(obj, admin, self.cleaned_data["reason"])
+        return self.said(gettext("Unbanned"))

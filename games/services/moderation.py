@@ -1,0 +1,251 @@
+"""The admin's actions: the moderation desk's only way to change a match or a player.
+
+Each action is one transaction that locks the match, changes it, appends an
+"admin" event (the action, the admin's username, the reason and details) and
+tells the players through the outbox. Every one bumps the match's version
+through ``play.save``, so that buttons shown before it are refused and the
+computer player and the turn clock are scheduled for the new state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from ..models import Match, Player, Seat, Strength
+from . import outbox, play, state
+from .automation import in_words
+from .errors import ServiceError
+
+KIND = "admin"
+UNFINISHED = (Match.Status.LOBBY, Match.Status.RUNNING)
+RUNNING = (Match.Status.RUNNING,)
+
+
+# Matches -------------------------------------------------------------------
+
+
+def abort(match: Match, admin: str, reason: str = "") -> Match:
+    """End a match without a winner (status aborted)."""
+    with transaction.atomic():
+        match = _lock(match, UNFINISHED)
+        _log(match, admin, "abort", reason)
+        _end(match, None, "aborted")
+        _save_and_tell(match, reason, lambda: _("An admin aborted #%(code)s.") % {"code": match.code})
+        return match
+
+
+def adjudicate(match: Match, position: int, admin: str, reason: str = "") -> Match:
+    """End a running match with the player in seat ``position`` as its winner."""
+    with transaction.atomic():
+        match = _lock(match, RUNNING)
+        winner = _seat(match, position).player
+        _log(match, admin, "adjudicate", reason, winner=winner.pk, position=position)
+        _end(match, winner, "adjudicated")
+        _save_and_tell(
+            match,
+            reason,
+            lambda: _("An admin ended #%(code)s: %(name)s wins the match.")
+            % {"code": match.code, "name": winner.display_name},
+        )
+        return match
+
+
+def pause(match: Match, admin: str, reason: str = "") -> Match:
+    """Stop the clock; the time left for the move is kept for ``resume``."""
+    with transaction.atomic():
+        match = _lock(match, RUNNING)
+        if match.is_paused:
+            raise ServiceError(_("#%(code)s is already paused.") % {"code": match.code})
+        now = timezone.now()
+        left = max(match.deadline - now, timedelta(0)) if match.deadline else timedelta(seconds=match.move_seconds)
+        _log(match, admin, "pause", reason, remaining=left.total_seconds())
+        match.paused_at, match.paused_remaining, match.deadline = now, left, None
+        _save_and_tell(match, reason, lambda: _("An admin paused the clock of #%(code)s.") % {"code": match.code})
+        return match
+
+
+def resume(match: Match, admin: str, reason: str = "") -> Match:
+    """Start the clock again with the time that was left when it was paused."""
+    with transaction.atomic():
+        match = _lock(match, RUNNING)
+        if not match.is_paused:
+            raise ServiceError(_("#%(code)s is not paused.") % {"code": match.code})
+        deadline = timezone.now() + (match.paused_remaining or timedelta(seconds=match.move_seconds))
+        _log(match, admin, "resume", reason, deadline=deadline.isoformat())
+        match.deadline, match.paused_at, match.paused_remaining = deadline, None, None
+        _save_and_tell(
+            match,
+            reason,
+            lambda: _("An admin restarted the clock of #%(code)s. Time runs out %(when)s.")
+            % {"code": match.code, "when": in_words(deadline)},
+        )
+        return match
+
+
+def extend(match: Match, by: timedelta, admin: str, reason: str = "") -> Match:
+    """Give the player to move more time (added to the time left if the clock is paused)."""
+    if by <= timedelta(0):
+        raise ServiceError(_("An extension must be longer than zero."))
+    with transaction.atomic():
+        match = _lock(match, RUNNING)
+        _log(match, admin, "extend", reason, seconds=by.total_seconds())
+        if match.is_paused:
+            match.paused_remaining = (match.paused_remaining or timedelta(0)) + by
+        else:
+            match.deadline = (match.deadline or timezone.now()) + by
+        match.reminded = False  # the reminder is due again at 80% of the new time
+        _save_and_tell(match, reason, lambda: _extension_text(match, by))
+        return match
+
+
+def _extension_text(match: Match, by: timedelta) -> str:
+    hours = f"{by.total_seconds() / 3600:g}"
+    if match.deadline is None:
+        return _("An admin gave %(hours)s more hours for the move in #%(code)s (the clock is paused).") % {
+            "hours": hours,
+            "code": match.code,
+        }
+    return _("An admin gave %(hours)s more hours for the move in #%(code)s. Time runs out %(when)s.") % {
+        "hours": hours,
+        "code": match.code,
+        "when": in_words(match.deadline),
+    }
+
+
+def replace_with_computer(
+    match: Match, position: int, admin: str, reason: str = "", strength: str = Strength.STRONG
+) -> Player:
+    """Put a new computer player in seat ``position`` for the rest of the match.
+
+    If that seat is to move, the computer moves: ``play.save`` schedules it as
+    after any move."""
+    with transaction.atomic():
+        match = _lock(match, RUNNING)
+        seat = _seat(match, position)
+        replaced = seat.player
+        if replaced.is_computer:
+            raise ServiceError(_("A computer player already plays in that seat."))
+        computer = Player.objects.create(display_name=_computer_name(match), is_computer=True, strength=strength)
+        _log(
+            match,
+            admin,
+            "replace",
+            reason,
+            position=position,
+            replaced=replaced.pk,
+            computer=computer.pk,
+            strength=strength,
+        )
+        seat.player, seat.autopilot, seat.timeouts_in_row = computer, False, 0
+        seat.save(update_fields=["player", "autopilot", "timeouts_in_row"])
+        _save_and_tell(
+            match,
+            reason,
+            lambda: _("An admin replaced %(name)s in #%(code)s with a computer player, %(computer)s.")
+            % {"name": replaced.display_name, "code": match.code, "computer": computer.display_name},
+            also=[replaced],
+        )
+        return computer
+
+
+def _computer_name(match: Match) -> str:
+    taken = set(match.seats.values_list("player__display_name", flat=True))
+    return next(f"Bot {n}" for n in range(1, 10) if f"Bot {n}" not in taken)
+
+
+# Players -------------------------------------------------------------------
+
+
+def ban(player: Player, admin: str, reason: str = "", expires_at: datetime | None = None) -> Player:
+    """Refuse the player's commands until ``expires_at`` (None: until unbanned).
+
+    His unfinished matches record the ban, so that their logs explain why he
+    stopped playing; only he is told, since a reason may be private."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        player.banned, player.ban_reason, player.ban_expires_at = True, reason, expires_at
+        player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
+        expires = expires_at.isoformat() if expires_at else None
+        _record_in_matches_of(player, admin, "ban", reason, expires=expires)
+        outbox.send(player, KIND, lambda: _ban_text(reason, expires_at))
+        return player
+
+
+def _ban_text(reason: str, expires_at: datetime | None) -> str:
+    text = _("You are banned from gin3: %(reason)s") % {"reason": reason or "-"}
+    if expires_at is None:
+        return text
+    return text + " " + _("The ban ends %(when)s.") % {"when": in_words(expires_at)}
+
+
+def unban(player: Player, admin: str, reason: str = "") -> Player:
+    """Lift a ban: his commands are accepted again."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if not player.banned:
+            raise ServiceError(_("%(name)s is not banned.") % {"name": player.display_name})
+        player.banned, player.ban_reason, player.ban_expires_at = False, "", None
+        player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
+        _record_in_matches_of(player, admin, "unban", reason)
+        outbox.send(player, KIND, lambda: _("Your ban was lifted: you can play gin3 again."))
+        return player
+
+
+def _record_in_matches_of(player: Player, admin: str, action: str, reason: str, **details: object) -> None:
+    """Log a player's ban in each of his unfinished matches, locked in one order."""
+    ids = Match.objects.filter(seats__player=player, status__in=UNFINISHED).order_by("pk").values_list("pk", flat=True)
+    for match_id in ids:
+        match = state.lock(match_id)
+        if match.status not in UNFINISHED:  # it ended before we had the lock
+            continue
+        _log(match, admin, action, reason, player=player.pk, **details)
+        play.save(match)
+
+
+# Shared --------------------------------------------------------------------
+
+
+def _lock(match: Match, statuses: tuple[str, ...]) -> Match:
+    """The match locked for this transaction, refused unless its status allows the action."""
+    locked = state.lock(match.pk)
+    if locked.status not in statuses:
+        raise ServiceError(
+            _("#%(code)s is %(status)s: not possible now.")
+            % {"code": locked.code, "status": locked.get_status_display()}
+        )
+    return locked
+
+
+def _seat(match: Match, position: int) -> Seat:
+    seat = match.seats.select_related("player").filter(position=position).first()
+    if seat is None:
+        raise ServiceError(_("#%(code)s has no seat %(position)s.") % {"code": match.code, "position": position})
+    return seat
+
+
+def _end(match: Match, winner: Player | None, reason: str) -> None:
+    """Finish through ``play.finish`` like any end; a paused clock has nothing left to keep."""
+    play.finish(match, winner, reason)
+    match.paused_at = match.paused_remaining = None
+
+
+def _log(match: Match, admin: str, action: str, reason: str, **details: object) -> None:
+    """The admin event, appended before the action's own events (an end's "match_over")."""
+    state.append_event(match, KIND, action=action, admin=admin, reason=reason, **details)
+
+
+def _save_and_tell(match: Match, reason: str, notice: Callable[[], str], also: list[Player] | None = None) -> None:
+    """Save the match with a new version and tell its players (and ``also`` one
+    who just lost his seat), each in his own language."""
+    play.save(match)
+
+    def text() -> str:
+        return notice() + (" " + _("Reason: %(reason)s") % {"reason": reason} if reason else "")
+
+    for player in [*(also or []), *(seat.player for seat in state.seats_of(match))]:
+        outbox.send(player, KIND, text, match)

@@ -1,0 +1,260 @@
+"""The moderation desk: every admin action through the admin's own HTTP views.
+
+Each action must go through ``games.services.moderation``: the match's log gets
+an "admin" event, Django's admin log a LogEntry, the players a message, and the
+match a new version (so that old buttons are refused).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.messages import get_messages
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from games.models import Event, Match, Outbox, Player
+from games.services import automation, handle, moderation, state
+from games.services.play import load_table
+from games.services.players import terminal_player
+
+
+@pytest.fixture(autouse=True)
+def background_off(settings):
+    settings.GIN3_BACKGROUND = "off"
+
+
+@pytest.fixture
+def admin_client(client, django_user_model):
+    client.force_login(django_user_model.objects.create_superuser("root", "root@example.com", "pw"))
+    return client
+
+
+@pytest.fixture
+def ann(db) -> Player:
+    return terminal_player("ann", "Ann")
+
+
+@pytest.fixture
+def match(ann) -> Match:
+    """A running match of Ann and two computer players."""
+    handle(ann, "new", "terminal")
+    handle(ann, "bot", "terminal")
+    handle(ann, "bot", "terminal")
+    return Match.objects.get(seats__player=ann, status=Match.Status.RUNNING)
+
+
+def act(client, model: str, action: str, objects: list, **fields: object):
+    """Submit an admin action's intermediate form, as the Confirm button does."""
+    data = {"action": action, "_selected_action": [obj.pk for obj in objects], "apply": "1", **fields}
+    return client.post(reverse(f"admin:games_{model}_changelist"), data)
+
+
+def admin_events(match: Match, action: str) -> list[Event]:
+    return list(match.events.filter(kind="admin", data__action=action))
+
+
+def logged(obj: object) -> LogEntry:
+    return LogEntry.objects.get(object_id=str(obj.pk), action_flag=CHANGE)
+
+
+def told(player: Player) -> list[str]:
+    return list(Outbox.objects.filter(recipient=player, kind="admin").values_list("text", flat=True))
+
+
+def until_to_move(match: Match, player: Player) -> Match:
+    """Let the computer players move until it is ``player``'s turn."""
+    position = match.seats.get(player=player).position
+    while Match.objects.get(pk=match.pk).turn_seat != position:
+        assert automation.play_computer_move(match.pk)
+    return Match.objects.get(pk=match.pk)
+
+
+def test_an_action_asks_first_on_an_intermediate_page(admin_client, match):
+    url = reverse("admin:games_match_changelist")
+    response = admin_client.post(url, {"action": "abort", "_selected_action": [match.pk]})
+    assert response.status_code == 200
+    assert b'name="reason"' in response.content
+    assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+
+
+def test_abort(admin_client, match, ann):
+    response = act(admin_client, "match", "abort", [match], reason="cheating suspected")
+    assert response.status_code == 302
+    after = Match.objects.get(pk=match.pk)
+    assert after.status == Match.Status.ABORTED
+    assert after.version > match.version
+    assert admin_events(match, "abort")[0].data["admin"] == "root"
+    assert "cheating suspected" in logged(match).get_change_message()
+    assert any("aborted" in text and "cheating suspected" in text for text in told(ann))
+
+
+def test_abort_needs_a_reason(admin_client, match):
+    response = act(admin_client, "match", "abort", [match], reason="")
+    assert response.status_code == 200  # the form again, with its error
+    assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+
+
+def test_adjudicate_gives_the_match_to_the_chosen_seat(admin_client, match, ann):
+    seat = match.seats.get(player=ann)
+    act(admin_client, "match", "adjudicate", [match], seat=seat.position, reason="opponents left")
+    after = Match.objects.get(pk=match.pk)
+    assert after.status == Match.Status.FINISHED
+    assert after.winner == ann
+    assert after.version > match.version
+    assert admin_events(match, "adjudicate")[0].data["winner"] == ann.pk
+    assert logged(match)
+    assert any("Ann wins the match" in text for text in told(ann))
+
+
+def test_pause_then_resume_restores_the_deadline(admin_client, match, ann):
+    deadline = match.deadline
+    act(admin_client, "match", "pause", [match])
+    paused = Match.objects.get(pk=match.pk)
+    assert paused.is_paused and paused.deadline is None
+    assert paused.version > match.version
+    act(admin_client, "match", "resume", [match], reason="back")
+    resumed = Match.objects.get(pk=match.pk)
+    assert not resumed.is_paused
+    assert abs(resumed.deadline - deadline) < timedelta(seconds=5)
+    assert resumed.version > paused.version
+    assert admin_events(match, "pause") and admin_events(match, "resume")
+    assert LogEntry.objects.filter(object_id=str(match.pk)).count() == 2
+    assert len(told(ann)) == 2
+
+
+def test_a_paused_clock_is_not_enforced(admin_client, match):
+    act(admin_client, "match", "pause", [match])
+    assert automation.due_deadlines(timezone.now() + timedelta(days=30)) == []
+
+
+def test_extend_moves_the_deadline(admin_client, match, ann):
+    act(admin_client, "match", "extend", [match], hours="12", reason="holiday")
+    after = Match.objects.get(pk=match.pk)
+    assert after.deadline - match.deadline == timedelta(hours=12)
+    assert after.version > match.version
+    assert admin_events(match, "extend")[0].data["seconds"] == 12 * 3600
+    assert "12 hours" in logged(match).get_change_message()
+    assert any("12 more hours" in text for text in told(ann))
+
+
+def test_replace_with_a_computer_player_who_then_moves(admin_client, match, ann):
+    match = until_to_move(match, ann)
+    position = match.seats.get(player=ann).position
+    act(admin_client, "match", "replace_with_computer", [match], seat=position, strength="simple", reason="gone")
+    seat = Match.objects.get(pk=match.pk).seats.get(position=position)
+    assert seat.player.is_computer and seat.player.strength == "simple"
+    assert Match.objects.get(pk=match.pk).version > match.version
+    assert admin_events(match, "replace")[0].data["replaced"] == ann.pk
+    assert logged(match)
+    assert any("replaced Ann" in text for text in told(ann))
+    assert automation.play_computer_move(match.pk)
+
+
+def test_an_old_button_is_refused_after_an_admin_action(admin_client, match, ann):
+    match = until_to_move(match, ann)
+    act(admin_client, "match", "extend", [match], hours="1")
+    with transaction.atomic():
+        move = automation.safe_move(load_table(match.pk).hand)
+    moves = match.events.filter(kind="move").count()
+    handle(ann, f"#{match.code}@{match.version} {move}", "terminal")
+    assert match.events.filter(kind="move").count() == moves
+
+
+def test_ban_and_unban(admin_client, match, ann):
+    act(admin_client, "player", "ban", [ann], reason="abuse", days="3")
+    ann.refresh_from_db()
+    assert ann.is_banned()
+    assert ann.ban_expires_at - timezone.now() > timedelta(days=2, hours=23)
+    assert admin_events(match, "ban")[0].data["reason"] == "abuse"
+    assert Match.objects.get(pk=match.pk).version > match.version
+    assert "abuse" in logged(ann).get_change_message()
+    assert any("banned" in text for text in told(ann))
+    assert "You are banned from gin3: abuse" in handle(ann, "status", "terminal")
+
+    act(admin_client, "player", "unban", [ann])
+    ann.refresh_from_db()
+    assert not ann.is_banned()
+    assert admin_events(match, "unban")
+    assert "banned" not in handle(ann, "status", "terminal")
+
+
+def test_a_ban_without_days_lasts_until_unbanned(admin_client, ann):
+    act(admin_client, "player", "ban", [ann], reason="spam", days="")
+    ann.refresh_from_db()
+    assert ann.banned and ann.ban_expires_at is None
+
+
+def test_a_refused_action_changes_nothing_and_says_why(admin_client, match):
+    response = act(admin_client, "match", "resume", [match])
+    assert Match.objects.get(pk=match.pk).version == match.version
+    assert not LogEntry.objects.exists()
+    assert any("is not paused" in str(message) for message in get_messages(response.wsgi_request))
+
+
+def test_change_page_offers_the_actions_as_buttons(admin_client, match):
+    response = admin_client.get(reverse("admin:games_match_change", args=[match.pk]))
+    assert response.status_code == 200
+    for action in ("abort", "adjudicate", "pause", "resume", "extend", "replace_with_computer"):
+        assert f'value="{action}"'.encode() in response.content
+
+
+def test_pages_never_show_the_deck_of_a_hand_in_play(admin_client, match):
+    hand = match.hands.get()
+    pages = [
+        reverse("admin:games_match_changelist"),
+        reverse("admin:games_match_change", args=[match.pk]),
+        reverse("admin:games_event_changelist"),
+        reverse("admin:games_outbox_changelist"),
+        reverse("admin:games_player_changelist"),
+    ]
+    pages += [reverse("admin:games_event_change", args=[pk]) for pk in match.events.values_list("pk", flat=True)]
+    for url in pages:
+        response = admin_client.get(url)
+        assert response.status_code == 200, url
+        assert hand.deck.encode() not in response.content, url
+        assert hand.salt.encode() not in response.content, url
+
+
+def test_a_message_that_may_show_cards_is_hidden_while_the_match_runs(admin_client, match, ann):
+    message = Outbox.objects.filter(recipient=ann, match=match).first()
+    response = admin_client.get(reverse("admin:games_outbox_change", args=[message.pk]))
+    assert response.status_code == 200
+    assert b"hidden while the match runs" in response.content
+    assert message.text.encode() not in response.content
+
+
+def test_the_deck_is_shown_once_the_match_is_over(admin_client, match):
+    act(admin_client, "match", "abort", [match], reason="test")
+    hand = match.hands.get()
+    response = admin_client.get(reverse("admin:games_match_change", args=[match.pk]))
+    assert hand.deck.encode() in response.content
+
+
+def test_nothing_is_added_changed_or_deleted_by_hand(admin_client, match):
+    for model in ("match", "player", "event", "outbox"):
+        assert admin_client.get(reverse(f"admin:games_{model}_add")).status_code == 403
+    response = admin_client.post(reverse("admin:games_match_change", args=[match.pk]), {"status": "finished"})
+    assert response.status_code == 403
+    assert Match.objects.get(pk=match.pk).status == Match.Status.RUNNING
+
+
+def test_player_list_counts_finished_matches(admin_client, match, ann):
+    act(admin_client, "match", "adjudicate", [match], seat=match.seats.get(player=ann).position, reason="r")
+    response = admin_client.get(reverse("admin:games_player_changelist"))
+    assert response.status_code == 200
+    assert [player.played for player in response.context["cl"].result_list if player == ann] == [1]
+
+
+def test_a_suggestion_is_hidden_until_its_hand_ends(admin_client, match):
+    with transaction.atomic():
+        card = load_table(match.pk).hand.captain[0]
+        event = state.append_event(match, "suggestion", match.hands.get(), None, move=f"discard {card}")
+    response = admin_client.get(reverse("admin:games_event_change", args=[event.pk]))
+    assert response.status_code == 200
+    assert f"discard {card}" not in response.content.decode()
+    moderation.abort(match, "root", "test")
+    assert f"discard {card}" in admin_client.get(reverse("admin:games_event_changelist")).content.decode()
