@@ -34,7 +34,7 @@ def abort(match: Match, admin: str, reason: str = "") -> Match:
     with transaction.atomic():
         match = _lock(match, UNFINISHED)
         _log(match, admin, "abort", reason)
-        _end(match, None, "aborted")
+        play.finish(match, None, "aborted")
         _save_and_tell(match, reason, lambda: _("An admin aborted #%(code)s.") % {"code": match.code})
         return match
 
@@ -45,7 +45,7 @@ def adjudicate(match: Match, position: int, admin: str, reason: str = "") -> Mat
         match = _lock(match, RUNNING)
         winner = _seat(match, position).player
         _log(match, admin, "adjudicate", reason, winner=winner.pk, position=position)
-        _end(match, winner, "adjudicated")
+        play.finish(match, winner, "adjudicated")
         _save_and_tell(
             match,
             reason,
@@ -226,12 +226,6 @@ def _seat(match: Match, position: int) -> Seat:
     if seat is None:
         raise ServiceError(_("#%(code)s has no seat %(position)s.") % {"code": match.code, "position": position})
     return seat
-
-
-def _end(match: Match, winner: Player | None, reason: str) -> None:
-    """Finish through ``play.finish`` like any end; a paused clock has nothing left to keep."""
-    play.finish(match, winner, reason)
-    match.paused_at = match.paused_remaining = None
 
 
 def _log(match: Match, admin: str, action: str, reason: str, **details: object) -> None:

@@ -302,4 +302,6 @@ def finish(match: Match, winner: Player | None, reason: str) -> None:
     match.finished_at = timezone.now()
     match.deadline = None
     match.turn_seat = None
+    match.paused_at = None
+    match.paused_remaining = None
     state.append_event(match, "match_over", winner=winner.pk if winner else None, reason=reason)
