@@ -21,7 +21,7 @@ from .errors import CardError
 SUITS = "shdc"
 SUIT_SYMBOLS = "♠♥♦♣"
 RANKS = "A23456789TJQK"
-RANK_ALIASES = {"10": "T", "1": "A"}
+RANK_ALIASES = {"10": "T"}
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
 _CARD_PATTERN = re.compile(r"^(10|[2-9atjqk])([shdc♠♥♦♣])$", re.IGNORECASE)
