@@ -112,3 +112,10 @@ def test_cards_pickle_as_cards():
     copy = pickle.loads(pickle.dumps(card))
     assert copy is card
     assert str(copy) == "Qh"
+
+
+@pytest.mark.parametrize("text", ["7ſ", "K\u212a", "\u212as"])
+def test_r1_1_lookalike_unicode_letters_are_not_cards(text):
+    """Case-insensitive matching must not let 'ſ' pass for 's' or the Kelvin sign for 'K'."""
+    with pytest.raises(CardError):
+        Card.parse(text)

@@ -24,7 +24,7 @@ RANKS = "A23456789TJQK"
 RANK_ALIASES = {"10": "T"}
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 
-_CARD_PATTERN = re.compile(r"^(10|[2-9atjqk])([shdc♠♥♦♣])$", re.IGNORECASE)
+_CARD_PATTERN = re.compile(r"^(10|[2-9atjqk])([shdc♠♥♦♣])$", re.IGNORECASE | re.ASCII)
 
 
 class Card(int):
