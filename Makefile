@@ -15,7 +15,7 @@ $(INSTALLED): requirements.txt
 	touch $(INSTALLED)
 
 run: $(INSTALLED)
-	$(BIN)/python manage.py simulate --matches 200 --players simple,strong,strong
+	$(BIN)/python manage.py serve
 
 play: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput -v0

@@ -63,6 +63,29 @@ class Player(models.Model):
         return self.ban_expires_at is None or self.ban_expires_at > (now or timezone.now())
 
 
+class PhoneLink(models.Model):
+    """A one-time code texted to a number to prove that a player holds that phone.
+
+    ``phone NUMBER`` makes one and texts it; ``link CODE`` from that phone uses
+    it. Only a keyed hash of the code is stored, so neither the database nor
+    the admin shows a code that still works; a code dies when it is used,
+    when it expires, or after a few wrong tries.
+    """
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="phone_links")
+    phone = models.CharField(max_length=32, db_index=True)
+    code_hash = models.CharField(max_length=64)
+    expires_at = models.DateTimeField()
+    tries = models.PositiveSmallIntegerField(default=0, help_text=_("Wrong codes texted from the phone."))
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.phone}"
+
+
 class Match(models.Model):
     """A game of three players to the target score."""
 
@@ -205,6 +228,7 @@ class Outbox(models.Model):
 
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
+        SENDING = "sending", _("sending")  # claimed by a worker until next_attempt_at (its lease)
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
 

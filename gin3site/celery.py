@@ -1,4 +1,9 @@
-"""The Celery app: turn clocks, reminders, computer moves and delivery (games/tasks.py)."""
+"""The Celery app: turn clocks, reminders, computer moves, delivery and the sweep (games/tasks.py).
+
+Run a worker with ``celery -A gin3site worker`` and the clock of the sweep
+with ``celery -A gin3site beat``; ``python manage.py serve`` starts both.
+Settings are the ``CELERY_*`` names in gin3site/settings.py.
+"""
 
 import os
 

@@ -6,6 +6,7 @@ With nothing set, gin3 uses a SQLite file and an embedded Celery broker under
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -95,6 +96,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # instead of failing, and take the write lock at BEGIN so that a
     # transaction never has to upgrade its lock halfway.
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # Tests run a Celery worker in another thread or process: they need a real
+    # file (Django's shared in-memory database fails on a lock instead of
+    # waiting), one per test run so that runs side by side don't meet.
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"gin3-test-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -121,6 +126,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every request until collectstatic has run
 
 LOGGING = {
     "version": 1,
@@ -130,21 +136,86 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
 
-# Celery: Redis in production; with no REDIS_URL, Kombu's filesystem
-# transport, which needs no server and works across the processes of one machine.
+# Celery (games/tasks.py): turn clocks, reminders, computer moves, delivery and
+# the sweep. Redis when REDIS_URL is set. Without it, Kombu's filesystem
+# transport under var/broker: it ships with Kombu, needs no server and works
+# across the processes of one machine (gin3site/broker.py fixes its one race).
 REDIS_URL = os.environ.get("REDIS_URL", "")
-CELERY_BROKER_URL = REDIS_URL or "filesystem://"
-CELERY_BROKER_TRANSPORT_OPTIONS = (
-    {"visibility_timeout": 3600}
-    if REDIS_URL
-    else {
-        "data_folder_in": str(VAR_DIR / "broker"),
-        "data_folder_out": str(VAR_DIR / "broker"),
+if REDIS_URL:
+    CELERY_BROKER_URL = REDIS_URL
+    # A task taken but not acknowledged goes back to the queue after this long:
+    # the longest countdown we ever give a task (games.tasks.MAX_COUNTDOWN) stays
+    # below it, or Redis would hand the waiting task to a second worker.
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+else:
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT = "gin3site.broker:Transport"
+    BROKER_DIR = VAR_DIR / "broker"
+    BROKER_DIR.mkdir(exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR),
+        "data_folder_out": str(BROKER_DIR),
         "control_folder": str(VAR_DIR / "broker-control"),
+        "polling_interval": 0.5,
     }
-)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Every task may run twice or late (games/tasks.py): so acknowledge only when
+# done, give a task back when its worker dies, and take one task at a time.
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_IGNORE_RESULT = True  # the database is the record; no result backend
+CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+GIN3_SWEEP_SECONDS = 30
+CELERY_BEAT_SCHEDULE = {
+    "sweep": {
+        "task": "games.tasks.sweep",
+        "schedule": GIN3_SWEEP_SECONDS,
+        # A sweep that waited past the next one is dropped: the next one does its work.
+        "options": {"expires": GIN3_SWEEP_SECONDS},
+    }
+}
+
+# Delivery (bot/delivery.py): the backend class for each channel, like Django's
+# EMAIL_BACKEND. The console backend logs what would be sent, for a local run.
+CONSOLE_BACKEND = "bot.backends.console.ConsoleBackend"
+GIN3_BACKENDS = {
+    "telegram": os.environ.get("GIN3_TELEGRAM_BACKEND")
+    or ("bot.backends.telegram.TelegramBackend" if os.environ.get("TELEGRAM_BOT_TOKEN") else CONSOLE_BACKEND),
+    "sms": os.environ.get("GIN3_SMS_BACKEND") or CONSOLE_BACKEND,
+    "terminal": "bot.backends.terminal.TerminalBackend",
+}
 
 # "celery" sends background work to the worker; "off" leaves it to the caller
 # (the terminal channel drives computer players itself) and to the sweep.
 GIN3_BACKGROUND = os.environ.get("GIN3_BACKGROUND", "celery")
 GIN3_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+
+# Telegram: the bot's token from @BotFather; a self-hosted Bot API server (or a
+# test fake) instead of api.telegram.org; the secret Telegram sends back with
+# every webhook call; the bot's @username for invite links (else asked by getMe).
+TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "")
+TELEGRAM_API_URL = os.environ.get("TELEGRAM_API_URL", "https://api.telegram.org").rstrip("/")
+TELEGRAM_WEBHOOK_SECRET = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "")
+TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "").lstrip("@")
+
+# SMS (Twilio) -----------------------------------------------------------------
+# docs/sms.md: the account's SID and auth token, and the sender: a Twilio
+# number (+15550001111) or a Messaging Service (MG...). With them SMS goes out
+# through Twilio; without them SMS is off: SMS messages go to the console
+# backend, the inbound webhook answers 503 and ``phone`` is refused.
+# SMS_PUBLIC_URL is the webhook's address as Twilio calls it, which Twilio's
+# signature covers; behind a proxy it differs from what Django sees.
+TWILIO_ACCOUNT_SID = os.environ.get("TWILIO_ACCOUNT_SID", "")
+TWILIO_AUTH_TOKEN = os.environ.get("TWILIO_AUTH_TOKEN", "")
+TWILIO_FROM_NUMBER = os.environ.get("TWILIO_FROM_NUMBER", "")
+TWILIO_MESSAGING_SERVICE_SID = os.environ.get("TWILIO_MESSAGING_SERVICE_SID", "")
+SMS_ENABLED = bool(TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and (TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID))
+SMS_PUBLIC_URL = os.environ.get("SMS_PUBLIC_URL") or GIN3_SITE_URL.rstrip("/") + "/sms/inbound/"
+if SMS_ENABLED and not os.environ.get("GIN3_SMS_BACKEND"):
+    GIN3_BACKENDS["sms"] = "bot.backends.sms.TwilioBackend"
+# The twilio library logs every request and its headers at INFO.
+LOGGING.setdefault("loggers", {})["twilio.http_client"] = {"level": "WARNING"}

@@ -8,9 +8,11 @@ version it was scheduled for, so a late or repeated task does nothing.
 from __future__ import annotations
 
 import random
-from datetime import UTC, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -19,13 +21,15 @@ from games.engine import Action, Draw, Event, Hand, Pass, Role
 from games.engine.bots import bot_view, make_strategy
 from games.engine.hand import Discard, Phase, parse_action
 
-from ..models import Match
+from ..models import Match, Outbox, Player, Seat
 from . import outbox
 from .errors import ServiceError
 from .play import Table, apply_move, load_table
 
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 AUTOPILOT_STRENGTH = "strong"
+# A computer move is played by a task at once; one this late was lost, and the sweep plays it.
+COMPUTER_MOVE_GRACE = timedelta(seconds=10)
 
 
 def computer_plays(table: Table, position: int) -> bool:
@@ -76,8 +80,9 @@ def safe_move(hand: Hand) -> Action:
 
 
 def enforce_deadline(match_id: int, version: int | None = None) -> bool:
-    """At the deadline: play the sitter's waiting suggestion or a safe move.
-    After three timeouts in a row a computer player takes the seat. True if it acted."""
+    """At the deadline: play the sitter's waiting suggestion or a safe move, and end
+    the turn with a safe discard if that took a card. After three missed turns in a
+    row a computer player takes the seat. True if it acted."""
     with transaction.atomic():
         try:
             table = load_table(match_id, version)
@@ -91,7 +96,7 @@ def enforce_deadline(match_id: int, version: int | None = None) -> bool:
         suggestion = waiting_suggestion(table)
         action = suggestion or safe_move(table.hand)
         seat.timeouts_in_row += 1
-        if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AUTOPILOT and not seat.player.is_computer:
+        if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AUTOPILOT and not (seat.autopilot or seat.player.is_computer):
             seat.autopilot = True
             for other in table.seats:
                 outbox.send(
@@ -106,6 +111,10 @@ def enforce_deadline(match_id: int, version: int | None = None) -> bool:
                 )
         seat.save(update_fields=["timeouts_in_row", "autopilot"])
         apply_move(table, position, action, None, automatic="timeout-suggestion" if suggestion else "timeout")
+        if table.hand.phase is Phase.DISCARD:
+            # A missed turn is one timeout: after taking a card the turn ends with a discard now,
+            # not at a second deadline that has passed already (the turn's deadline stays).
+            apply_move(table, position, safe_move(table.hand), None, automatic="timeout")
         return True
 
 
@@ -173,3 +182,51 @@ def in_words(deadline) -> str:
         "delta": timeuntil(deadline, depth=1),
         "time": deadline.astimezone(UTC).strftime("%d %b %H:%M"),
     }
+
+
+def due_computer_moves(now: datetime | None = None) -> list[tuple[int, int]]:
+    """Running, unpaused matches where a computer player (or the autopilot) is to move
+    and nothing has happened for a while, for the sweep: the task that should have
+    played was lost."""
+    now = now or timezone.now()
+    computer_to_move = Seat.objects.filter(match=OuterRef("pk"), position=OuterRef("turn_seat")).filter(
+        Q(autopilot=True) | Q(player__is_computer=True)
+    )
+    return list(
+        Match.objects.filter(status=Match.Status.RUNNING, paused_at__isnull=True)
+        .alias(last_change=Coalesce("last_move_at", "started_at"))
+        .filter(Exists(computer_to_move), last_change__lte=now - COMPUTER_MOVE_GRACE)
+        .values_list("pk", "version")
+    )
+
+
+UNREACHABLE_FLAGS = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
+
+
+def player_unreachable(player: Player, channel: str) -> bool:
+    """Delivery found that ``player`` can't be reached on ``channel`` any more (he
+    blocked the bot, sent STOP, the number is dead): stop writing to him there. If
+    nothing else reaches him, tell the others in his matches that his turns will be
+    played when his time runs out (and by a computer after three). True if it was news."""
+    flag = UNREACHABLE_FLAGS.get(channel)
+    if flag is None:
+        return False
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if getattr(player, flag):
+            return False
+        setattr(player, flag, True)
+        player.save(update_fields=[flag])
+        if outbox.route(player) is not None:
+            return True
+        matches = Match.objects.filter(seats__player=player, status__in=(Match.Status.LOBBY, Match.Status.RUNNING))
+        for match in matches:
+            for seat in match.seats.select_related("player").exclude(player=player):
+                outbox.send(seat.player, "unreachable", _unreachable_text(player, match), match)
+    return True
+
+
+def _unreachable_text(player: Player, match: Match):
+    return lambda: _(
+        "%(name)s can't be reached any more. His turns in #%(code)s will be played for him when his time runs out."
+    ) % {"name": player.display_name, "code": match.code}

@@ -1,0 +1,26 @@
+# One image for every part of gin3: the site, the Celery worker and beat, the
+# Telegram bot. docker-compose.yml runs each as its own container.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    GIN3_VAR_DIR=/app/var
+
+WORKDIR /app
+COPY requirements.txt .
+RUN pip install -r requirements.txt
+
+COPY . .
+# The admin's static files, served by WhiteNoise. The key only lets settings
+# load here; the containers get the real SECRET_KEY from the environment.
+RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
+    && rm -rf /app/var/broker /app/var/broker-control \
+    && useradd --create-home --uid 1000 gin3 \
+    && chown -R gin3 /app/var
+
+USER gin3
+EXPOSE 8000
+CMD ["python", "-m", "uvicorn", "gin3site.asgi:application", "--host", "0.0.0.0", "--port", "8000", \
+     "--proxy-headers", "--forwarded-allow-ips", "*"]

@@ -1,0 +1,166 @@
+"""Delivering the outbox: claim a message, send it through its channel's backend, record the outcome.
+
+Services write messages as ``Outbox`` rows in the transaction of the change
+that caused them; after the commit ``games.tasks.deliver_message`` calls
+``deliver``. The backend contract is in ``bot.backends.base``.
+
+Two rules shape this module:
+
+- **A message is sent by one worker at a time.** It is claimed first: marked
+  "sending" with a lease (``next_attempt_at`` = now + ``LEASE``) in a
+  transaction that locks its row. A worker that dies while sending leaves the
+  message "sending"; after the lease the sweep finds it and it is sent again
+  (it may then arrive twice, which is better than never).
+- **An address gets its messages in the order they were written** (a table,
+  then the hand's result, then the next deal). Only the oldest unfinished
+  message of an address can be claimed, and whoever sends it goes on with the
+  next; a message waiting for a retry holds back the ones after it.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Min
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from games import scheduling
+from games.models import Outbox
+from games.services import automation
+
+from .backends.base import Backend, Rejected, RetryLater, Unreachable
+
+log = logging.getLogger(__name__)
+
+LEASE = timedelta(minutes=2)
+MAX_ATTEMPTS = 8
+FIRST_RETRY = timedelta(seconds=10)  # then 20 s, 40 s, ...: about 20 minutes in all
+UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
+LOST_WITH_WORKER = "its worker stopped while sending it"
+
+
+def get_backend(channel: str) -> Backend:
+    """The backend of ``channel`` from ``settings.GIN3_BACKENDS``, made once per process."""
+    return _backend(settings.GIN3_BACKENDS[channel])
+
+
+@functools.cache
+def _backend(path: str) -> Backend:
+    return import_string(path)()
+
+
+def deliver(message_id: int) -> int:
+    """Send the message, and what is due after it for the same address; return how many
+    were sent. Terminal messages are left alone: the ``manage.py play`` process prints them."""
+    message = Outbox.objects.filter(pk=message_id).exclude(channel=Outbox.Channel.TERMINAL).first()
+    if message is None:
+        return 0
+    return deliver_address(message.channel, message.address)
+
+
+def deliver_address(channel: str, address: str, backend: Backend | None = None) -> int:
+    """Send an address's due messages, oldest first, until none is left or one must wait."""
+    backend = backend or get_backend(channel)
+    sent = 0
+    while (message := claim(channel, address)) is not None:
+        outcome = _send(message, backend)
+        if outcome == Outbox.Status.SENT:
+            sent += 1
+        elif outcome == Outbox.Status.PENDING:
+            break
+    return sent
+
+
+def claim(channel: str, address: str) -> Outbox | None:
+    """The address's oldest unfinished message, now "sending" under our lease; None if
+    there is nothing to send, it is not due yet, or another worker holds its lease."""
+    now = timezone.now()
+    while True:
+        with transaction.atomic():
+            message = (
+                Outbox.objects.select_for_update()
+                .filter(channel=channel, address=address, status__in=UNFINISHED)
+                .order_by("pk")
+                .first()
+            )
+            if message is None or message.next_attempt_at > now:
+                return None
+            if message.status == Outbox.Status.SENDING:
+                # Its lease ran out: the worker died. We can't know whether it arrived.
+                message.attempts += 1
+                message.last_error = LOST_WITH_WORKER
+                if message.attempts >= MAX_ATTEMPTS:
+                    message.status = Outbox.Status.FAILED
+                    message.save(update_fields=["status", "attempts", "last_error"])
+                    continue
+            message.status = Outbox.Status.SENDING
+            message.next_attempt_at = now + LEASE
+            message.save(update_fields=["status", "next_attempt_at", "attempts", "last_error"])
+            return message
+
+
+def _send(message: Outbox, backend: Backend) -> str:
+    """Send one claimed message and record how it went; return its new status."""
+    try:
+        external_id = backend.send(message)
+    except RetryLater as wait:
+        return _retry(message, timedelta(seconds=wait.seconds), str(wait), failed=False)
+    except Unreachable as error:
+        _fail(message, error.reason)
+        Outbox.objects.filter(channel=message.channel, address=message.address, status=Outbox.Status.PENDING).update(
+            status=Outbox.Status.FAILED, last_error=f"recipient unreachable: {error.reason}"
+        )
+        if message.recipient_id:
+            automation.player_unreachable(message.recipient, message.channel)
+        return Outbox.Status.FAILED
+    except Rejected as error:
+        return _fail(message, str(error))
+    except Exception as error:
+        log.warning("sending message %s to %s %s failed", message.pk, message.channel, message.address, exc_info=True)
+        return _retry(message, FIRST_RETRY * 2**message.attempts, f"{type(error).__name__}: {error}", failed=True)
+    Outbox.objects.filter(pk=message.pk).update(
+        status=Outbox.Status.SENT, external_id=str(external_id)[:64], sent_at=timezone.now(), last_error=""
+    )
+    return Outbox.Status.SENT
+
+
+def _retry(message: Outbox, wait: timedelta, error: str, failed: bool) -> str:
+    """Back to pending for another try after ``wait``; a failed attempt counts towards the limit."""
+    attempts = message.attempts + failed
+    if attempts >= MAX_ATTEMPTS:
+        return _fail(message, error, attempts)
+    when: datetime = timezone.now() + wait
+    Outbox.objects.filter(pk=message.pk, status=Outbox.Status.SENDING).update(
+        status=Outbox.Status.PENDING, next_attempt_at=when, attempts=attempts, last_error=error
+    )
+    transaction.on_commit(lambda: scheduling.deliver(message.pk, when))
+    return Outbox.Status.PENDING
+
+
+def _fail(message: Outbox, error: str, attempts: int | None = None) -> str:
+    log.warning("message %s to %s %s failed: %s", message.pk, message.channel, message.address, error)
+    Outbox.objects.filter(pk=message.pk).update(
+        status=Outbox.Status.FAILED,
+        attempts=message.attempts if attempts is None else attempts,
+        last_error=error,
+    )
+    return Outbox.Status.FAILED
+
+
+def due_messages(now: datetime | None = None) -> list[int]:
+    """For the sweep: one message per address with something to send, a pending message
+    whose time has come or one still "sending" after its lease (its worker died)."""
+    now = now or timezone.now()
+    return list(
+        Outbox.objects.filter(status__in=UNFINISHED, next_attempt_at__lte=now)
+        .exclude(channel=Outbox.Channel.TERMINAL)
+        .values("channel", "address")
+        .annotate(first=Min("pk"))
+        .order_by("first")
+        .values_list("first", flat=True)
+    )
