@@ -3,7 +3,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from bot import sms_views
+
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("telegram/", include("bot.telegram.urls")),
+    path("sms/inbound/", sms_views.inbound, name="sms-inbound"),
     path("", include("games.urls")),
 ]

@@ -1,0 +1,207 @@
+"""Sending the outbox to Telegram through the Bot API (python-telegram-bot).
+
+A table that changes is edited in place rather than sent again, so that a chat
+shows one current table instead of a scroll of old ones; but only while it is
+the newest message in the chat (an edit far above would go unseen), and never
+for a "your move" message, because an edit makes no notification and a player
+with a day per move must be woken.
+
+Sends keep to Telegram's limits with a limiter shared by all workers; a send
+that would break them is not slept on but handed back with ``RetryLater``.
+Network errors are left to delivery's retries; Telegram's PTB timeouts (5 s)
+keep a call well within delivery's lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import warnings
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TypeVar
+
+from django.conf import settings
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram.constants import InlineKeyboardButtonLimit, ParseMode
+from telegram.error import BadRequest, Forbidden, RetryAfter
+
+from bot.ratelimit import Rule, shared_limiter
+from bot.telegram.client import base_url
+from games.models import Outbox
+
+from .base import Backend, Rejected, RetryLater, Unreachable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+# Telegram's limits, with a margin for the time a request takes to arrive:
+# about one message a second in a chat, 20 a minute in a group, 30 a second in all.
+PRIVATE_CHAT = (1, 1.1)
+GROUP_CHAT = (20, 61.0)
+ALL_CHATS = (28, 1.0)
+# Messages that must notify the player, so they are always sent anew.
+NOTIFYING_KINDS = frozenset({"turn"})
+MAX_CALLBACK_DATA = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # bytes
+GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+
+
+class TelegramBackend(Backend):
+    """Sends (or edits) one outbox message; returns Telegram's message_id."""
+
+    def send(self, message: Outbox) -> str:
+        chat_id = int(message.address)
+        markup = keyboard(message.buttons)
+        try:
+            _connection()
+            previous = edit_target(message)
+            if previous:
+                _acquire(chat_id, new_message=False)
+                if _run(_edit, chat_id, int(previous), message.text, markup):
+                    return previous
+            _acquire(chat_id, new_message=True)
+            return str(_run(_send, chat_id, message.text, markup))
+        except RetryAfter as error:
+            raise RetryLater(_seconds(error)) from error
+        except Forbidden as error:
+            raise Unreachable(error.message) from error
+        except BadRequest as error:
+            if "chat not found" in error.message.lower():
+                raise Unreachable(error.message) from error
+            raise Rejected(error.message) from error
+
+
+def edit_target(message: Outbox) -> str:
+    """The message_id to edit instead of sending, or "": the newest message sent
+    to this chat, if it was this recipient's message of the same ``replaces``."""
+    if not message.replaces or message.kind in NOTIFYING_KINDS:
+        return ""
+    newest = (
+        Outbox.objects.filter(channel=message.channel, address=message.address, status=Outbox.Status.SENT)
+        .exclude(pk=message.pk)
+        .order_by("-sent_at", "-pk")
+        .first()
+    )
+    if newest and newest.replaces == message.replaces and newest.recipient_id == message.recipient_id:
+        return newest.external_id
+    return ""
+
+
+def keyboard(buttons: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
+    rows = []
+    for row in buttons:
+        keys = [
+            InlineKeyboardButton(button["text"], callback_data=data)
+            for button in row
+            if (data := callback_data(button["data"]))
+        ]
+        if keys:
+            rows.append(keys)
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def callback_data(command: str) -> str:
+    """A button's command within Telegram's 64 bytes: in its short form if it
+    must be (``d Th`` for ``discard 10h``), or "" to leave the button out (the
+    command can still be typed).
+
+    >>> callback_data("#K7Q2@12 discard 10h")
+    '#K7Q2@12 discard 10h'
+    """
+    command = " ".join(command.split())
+    if len(command.encode()) <= MAX_CALLBACK_DATA:
+        return command
+    short = {"discard": "d", "knock": "k"}
+    words = [short.get(word.lower(), word) for word in command.split()]
+    words = [("T" + word[2:] if word.startswith("10") and len(word) == 3 else word) for word in words]
+    compact = " ".join(words)
+    if len(compact.encode()) <= MAX_CALLBACK_DATA:
+        return compact
+    log.warning("button left out, its command is longer than %s bytes: %r", MAX_CALLBACK_DATA, command)
+    return ""
+
+
+def rules(chat_id: int, new_message: bool) -> list[Rule]:
+    """The windows a send counts in: its chat's (for a new message) and everyone's.
+
+    Edits count only in the overall window: Telegram's per-chat limits are for messages.
+    """
+    everyone = [Rule("telegram:all", *ALL_CHATS)]
+    if not new_message:
+        return everyone
+    limit, window = GROUP_CHAT if chat_id < 0 else PRIVATE_CHAT
+    return [Rule(f"telegram:chat:{chat_id}", limit, window), *everyone]
+
+
+def _acquire(chat_id: int, new_message: bool) -> None:
+    wait = shared_limiter().acquire(rules(chat_id, new_message))
+    if wait > 0:
+        raise RetryLater(wait)
+
+
+async def _edit(bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> bool:
+    """Edit a message in place; False if it is gone (deleted, too old) and a new one must be sent."""
+    try:
+        await bot.edit_message_text(
+            text, chat_id=chat_id, message_id=message_id, parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+    except BadRequest as error:
+        reason = error.message.lower()
+        if "message is not modified" in reason:
+            return True
+        if any(gone in reason for gone in GONE):
+            log.info("message %s in chat %s is gone, sending a new one: %s", message_id, chat_id, error.message)
+            return False
+        raise
+    return True
+
+
+async def _send(bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None) -> int:
+    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    return sent.message_id
+
+
+def _seconds(error: RetryAfter) -> float:
+    with warnings.catch_warnings():  # PTB 22 warns that the int form is deprecated
+        warnings.simplefilter("ignore")
+        value = error.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+# One event loop and Bot per thread, kept between messages so that a worker
+# reuses its HTTP connection instead of opening one per message.
+_local = threading.local()
+
+
+def _run(call: Callable[..., Awaitable[T]], *args: object) -> T:
+    """Run ``call(bot, *args)`` on this thread's loop and Bot."""
+    runner, bot = _connection()
+    return runner.run(call(bot, *args))
+
+
+def _connection() -> tuple[asyncio.Runner, Bot]:
+    """This thread's loop and Bot, made (and checked with getMe) on first use. The
+    backend makes it before asking the limiter, so that a send counted now is
+    not held up by connecting and arrives when it was counted."""
+    key = (settings.TELEGRAM_BOT_TOKEN, base_url())
+    current = getattr(_local, "connection", None)
+    if current is None or current[0] != key:
+        if current is not None:
+            _close(current[1], current[2])
+        runner = asyncio.Runner()
+        bot = Bot(key[0], base_url=key[1])
+        try:
+            runner.run(bot.initialize())
+        except BaseException:
+            runner.close()
+            raise
+        current = _local.connection = (key, runner, bot)
+    return current[1], current[2]
+
+
+def _close(runner: asyncio.Runner, bot: Bot) -> None:
+    try:
+        runner.run(bot.shutdown())
+    finally:
+        runner.close()

@@ -1,0 +1,117 @@
+"""Sliding-window rate limits shared by every process that sends.
+
+Telegram counts messages per chat and in all, whichever worker sent them, so
+with ``REDIS_URL`` the windows live in Redis (one sorted set of send times per
+key, checked and updated by one Lua script, timed by the Redis server's clock);
+without it, a single machine's one sender keeps them in memory.
+
+A limiter never sleeps: ``acquire`` either counts the send or says how long to
+wait, and the caller reschedules the message instead of holding a worker.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Protocol
+
+from django.conf import settings
+
+
+@dataclass(frozen=True)
+class Rule:
+    """At most ``limit`` sends counted under ``key`` in any ``window`` seconds."""
+
+    key: str
+    limit: int
+    window: float
+
+
+class Limiter(Protocol):
+    def acquire(self, rules: Sequence[Rule]) -> float:
+        """Count one send under every rule and return 0, or count nothing and
+        return the seconds until all rules would allow it."""
+
+
+class LocalLimiter:
+    """The windows of one process, for a machine without Redis."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._sends: dict[str, deque[float]] = {}
+
+    def acquire(self, rules: Sequence[Rule]) -> float:
+        with self._lock:
+            now = time.monotonic()
+            wait = 0.0
+            for rule in rules:
+                sends = self._sends.setdefault(rule.key, deque())
+                while sends and sends[0] <= now - rule.window:
+                    sends.popleft()
+                if len(sends) >= rule.limit:
+                    wait = max(wait, sends[len(sends) - rule.limit] + rule.window - now)
+            if wait > 0:
+                return wait
+            for rule in rules:
+                self._sends[rule.key].append(now)
+            return 0.0
+
+
+# KEYS: one sorted set per rule. ARGV: a unique member, then limit and window
+# (milliseconds) for each key. Returns 0 (counted) or the milliseconds to wait.
+_ACQUIRE = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local limit = tonumber(ARGV[2 * i])
+  local window = tonumber(ARGV[2 * i + 1])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local count = redis.call('ZCARD', key)
+  if count >= limit then
+    local oldest = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
+    wait = math.max(wait, tonumber(oldest[2]) + window - now)
+  end
+end
+if wait > 0 then
+  return wait
+end
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now, ARGV[1])
+  redis.call('PEXPIRE', key, ARGV[2 * i + 1])
+end
+return 0
+"""
+
+
+class RedisLimiter:
+    """The windows of all processes, in Redis."""
+
+    def __init__(self, url: str, prefix: str = "gin3:rate:") -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url)
+        self._script = self._redis.register_script(_ACQUIRE)
+        self._prefix = prefix
+
+    def acquire(self, rules: Sequence[Rule]) -> float:
+        keys = [self._prefix + rule.key for rule in rules]
+        args: list[str | int] = [uuid.uuid4().hex]
+        for rule in rules:
+            args += [rule.limit, max(1, round(rule.window * 1000))]
+        return int(self._script(keys=keys, args=args)) / 1000
+
+
+@cache
+def _limiter_for(redis_url: str) -> Limiter:
+    return RedisLimiter(redis_url) if redis_url else LocalLimiter()
+
+
+def shared_limiter() -> Limiter:
+    """This process's limiter: Redis-backed when ``REDIS_URL`` is set."""
+    return _limiter_for(settings.REDIS_URL)

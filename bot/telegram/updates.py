@@ -1,0 +1,160 @@
+"""One Telegram update in, one service call: the code path of both transports.
+
+Long polling (``polling.py``) and the webhook (``bot.views``) hand every update
+to ``process``. It finds the player, turns the update into command text and
+calls ``games.services.handle``, which answers through the outbox; the only
+thing this module asks Telegram for is the answer to a button press, which it
+returns for the transport to send (the webhook can put it in its response).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from html import escape
+
+from django.db import IntegrityError, transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
+
+from bot.protocol import ProtocolError, parse
+from games.models import Match, Outbox, Player, ProcessedUpdate
+from games.services import automation, handle, outbox, players
+
+from .client import bot_username
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "telegram"
+ALLOWED_UPDATES = ["message", "callback_query", "my_chat_member"]
+MAX_ANSWER = 200  # answerCallbackQuery's limit on its text
+DEEP_LINK_JOIN = "join_"
+
+
+@dataclass(frozen=True)
+class PressAnswer:
+    """What to answer a button press with: Telegram shows a spinner until it is answered."""
+
+    callback_query_id: str
+    text: str
+
+
+class NotAnUpdate(ValueError):
+    """The webhook got JSON that is not a Telegram update."""
+
+
+def process_update(data: dict) -> PressAnswer | None:
+    """Act on an update as Telegram sends it (JSON); ``NotAnUpdate`` if it is not one."""
+    if not isinstance(data, dict) or not isinstance(data.get("update_id"), int):
+        raise NotAnUpdate("not a Telegram update")
+    try:
+        update = Update.de_json(data)
+    except Exception as error:  # whatever PTB makes of malformed fields
+        raise NotAnUpdate(f"not a Telegram update: {error}") from error
+    return process(update)
+
+
+def process(update: Update) -> PressAnswer | None:
+    """Act on one update at most once: ``update_id`` is recorded with its effect."""
+    key = f"tg:{update.update_id}"
+    bot_username()  # learn it now, outside the transaction, for invite links
+    if update.callback_query is not None:
+        return _press(update.callback_query, key)
+    if update.message is not None:
+        _message(update.message, key)
+    elif update.my_chat_member is not None:
+        _membership(update.my_chat_member)
+    return None
+
+
+def _message(message: Message, key: str) -> None:
+    user = message.from_user
+    if user is None or user.is_bot:
+        return
+    text = message.text or ""
+    if message.chat.type != Chat.PRIVATE:
+        if text.startswith("/"):
+            _point_to_private(message.chat, user, key)
+        return
+    handle(_player(user, message.chat), command_text(text), CHANNEL, update_key=key)
+
+
+def _press(query: CallbackQuery, key: str) -> PressAnswer:
+    """Run a button's command; the answer says what was played, or that the button is old."""
+    message = query.message
+    if message is None or message.chat.type != Chat.PRIVATE:
+        with translation.override(players.language_of(query.from_user.language_code)):
+            return PressAnswer(query.id, _pointer_text())
+    player = _player(query.from_user, message.chat)
+    data = query.data or ""
+    with translation.override(player.language):
+        answer = _press_text(data)
+    handle(player, data, CHANNEL, update_key=key, pressed=True)
+    return PressAnswer(query.id, answer[:MAX_ANSWER])
+
+
+def _press_text(data: str) -> str:
+    """What the press did, as the player could have typed it; checked before the
+    command runs, since an old button is refused and the player should not read "done"."""
+    try:
+        command = parse(data)
+    except ProtocolError as error:
+        return str(error)
+    if command.code and command.version is not None:
+        version = Match.objects.filter(code=command.code).values_list("version", flat=True).first()
+        if version != command.version:
+            return _("That button is old: here is the table now.")
+    return command.as_text()
+
+
+def _membership(update: ChatMemberUpdated) -> None:
+    """A user blocked the bot: stop writing to him now rather than at the next failed send.
+    (Unblocking needs nothing: his next message registers his chat again.)"""
+    if update.chat.type != Chat.PRIVATE or update.new_chat_member.status != ChatMember.BANNED:
+        return
+    player = Player.objects.filter(telegram_user_id=update.from_user.id).first()
+    if player is not None:
+        automation.player_unreachable(player, CHANNEL)
+
+
+def _player(user: User, chat: Chat) -> Player:
+    return players.telegram_player(user.id, chat.id, user.full_name, user.username or "", user.language_code or "")
+
+
+def command_text(text: str) -> str:
+    """What a message says in the text protocol: ``/start`` is help and its deep
+    link ``/start join_CODE`` joins; anything else the parser reads as it is.
+
+    >>> command_text("/start@gin3_bot join_K7Q2")
+    'join K7Q2'
+    """
+    words = text.split()
+    if not words or words[0].split("@", 1)[0].lower() != "/start":
+        return text
+    payload = words[1] if len(words) > 1 else ""
+    if payload.lower().startswith(DEEP_LINK_JOIN):
+        return "join " + payload[len(DEEP_LINK_JOIN) :]
+    return "help"
+
+
+def _point_to_private(chat: Chat, user: User, key: str) -> None:
+    """Cards are never shown in a group: a command there gets a pointer to the private chat."""
+    with translation.override(players.language_of(user.language_code)):
+        text = escape(_pointer_text())
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                ProcessedUpdate.objects.create(key=key)
+        except IntegrityError:
+            return
+        outbox.post(Outbox.Channel.TELEGRAM, str(chat.id), "pointer", text)
+
+
+def _pointer_text() -> str:
+    username = bot_username()
+    if username:
+        return _("Cards are private: play with me in a private chat, https://t.me/%(username)s") % {
+            "username": username
+        }
+    return _("Cards are private: play with me in a private chat.")
