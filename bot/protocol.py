@@ -14,12 +14,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from games.engine import Card, CardError
+from games.engine import Card
 
 MOVE_TIMES = {"5m": 300, "15m": 900, "1h": 3600, "12h": 43200, "1d": 86400, "3d": 259200, "7d": 604800}
 DEFAULT_MOVE_TIME = "1d"
 LANGUAGE_CODES = ("en", "mk", "he", "lt", "mr", "ms")
 OPT_OUT_WORDS = frozenset({"stop", "quit", "end", "cancel", "unsubscribe", "stopall"})
+OPT_IN_WORDS = frozenset({"start", "unstop", "yes"})
+NOTIFY_CHOICES = ("sms", "telegram", "auto")
+PHONE_PATTERN = re.compile(r"^\+[1-9]\d{7,14}$")
+LINK_CODE_PATTERN = re.compile(r"^\d{6}$")
 CODE_PATTERN = re.compile(r"^[A-Z0-9]{4,8}$")
 MAX_TEAM_TEXT = 300
 
@@ -35,7 +39,7 @@ ALIASES = {
 NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score", "resign")
 CARD_ARGUMENT = ("discard", "knock")
 PLAY_COMMANDS = ("pass", "take", "draw", "discard", "knock")
-COMMANDS = (*NO_ARGUMENT, *CARD_ARGUMENT, "new", "join", "suggest", "team", "lang")
+COMMANDS = (*NO_ARGUMENT, *CARD_ARGUMENT, "new", "join", "suggest", "team", "lang", "phone", "link", "notify")
 
 
 class ProtocolError(ValueError):
@@ -85,8 +89,7 @@ def parse(text: str) -> Command:
         code, version = _selector(words.pop(0))
     if not words:
         raise ProtocolError("Type a command, for example: help")
-    name = words[0].lstrip("/").split("@", 1)[0].lower()
-    name = ALIASES.get(name, name)
+    name = _name(words[0])
     args = words[1:]
     if name in OPT_OUT_WORDS:
         raise ProtocolError("STOP and similar words are only for SMS opt-out. Type help for the commands.")
@@ -96,11 +99,22 @@ def parse(text: str) -> Command:
     return Command(**{**command.__dict__, "code": code, "version": version})
 
 
+def _name(word: str) -> str:
+    """A command word without its ``/`` and ``@botname``, aliases resolved: ``/D@gin3bot`` -> ``discard``."""
+    name = word.lstrip("/").split("@", 1)[0].lower()
+    return ALIASES.get(name, name)
+
+
+def _is_number(word: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also takes ``²``, which ``int`` refuses."""
+    return word.isascii() and word.isdigit()
+
+
 def _selector(word: str) -> tuple[str, int | None]:
     code, _, version = word[1:].upper().partition("@")
     if not CODE_PATTERN.match(code):
         raise ProtocolError(f"'{_short(word)}' is not a match code. Codes look like #K7Q2.")
-    if version and not version.isdigit():
+    if version and not _is_number(version):
         raise ProtocolError("That button is broken. Type status to see the table.")
     return code, int(version) if version else None
 
@@ -126,14 +140,13 @@ def _command(name: str, args: list[str], text: str) -> Command:
     if name == "suggest":
         if not args:
             raise ProtocolError("Say what to play: suggest discard 7h")
-        suggestion = parse(" ".join(args))
-        if not suggestion.is_play:
+        # Checked before parsing, so that "suggest suggest ..." cannot recurse without end.
+        if _name(args[0]) not in PLAY_COMMANDS:
             raise ProtocolError("You can suggest pass, take, draw, discard CARD or knock CARD.")
-        return Command(name, suggestion=suggestion)
+        return Command(name, suggestion=parse(" ".join(args)))
     if name == "team":
-        message = text.strip().split(None, 1)[1] if args else ""
-        if message.startswith("#"):
-            message = message.split(None, 1)[1] if " " in message else ""
+        # The message is everything after the command word (and the #CODE before it), spacing kept.
+        message = text.strip().split(None, 2 if text.lstrip().startswith("#") else 1)[-1] if args else ""
         if not message:
             raise ProtocolError("Say what to tell your partner: team take the 7")
         return Command(name, text=message[:MAX_TEAM_TEXT])
@@ -141,13 +154,42 @@ def _command(name: str, args: list[str], text: str) -> Command:
         if len(args) != 1 or args[0].lower() not in LANGUAGE_CODES:
             raise ProtocolError("Languages: " + " ".join(LANGUAGE_CODES) + ". Example: lang en")
         return Command(name, text=args[0].lower())
+    if name == "phone":
+        return Command(name, text=phone_number("".join(args)))
+    if name == "link":
+        if len(args) != 1 or not LINK_CODE_PATTERN.match(args[0]):
+            raise ProtocolError("Text the 6-digit code you got, from that phone: link 123456")
+        return Command(name, text=args[0])
+    if name == "notify":
+        if len(args) != 1 or args[0].lower() not in NOTIFY_CHOICES:
+            raise ProtocolError("Where your turns go: notify sms, notify telegram or notify auto")
+        return Command(name, text=args[0].lower())
     raise ProtocolError(f"I don't know '{name}'.")
+
+
+def phone_number(text: str) -> str:
+    """A phone number in E.164, the form Twilio sends and expects: ``+15551234567``.
+
+    People write numbers with spaces, dashes, dots and brackets, and often
+    ``00`` for ``+``; the country code itself cannot be guessed.
+
+    >>> phone_number("+1 (555) 123-4567")
+    '+15551234567'
+    >>> phone_number("0044 20 7946 0958")
+    '+442079460958'
+    """
+    number = re.sub(r"[\s().-]", "", text)
+    if number.startswith("00"):
+        number = "+" + number[2:]
+    if not PHONE_PATTERN.match(number):
+        raise ProtocolError("Give the number with its country code: phone +15551234567")
+    return number
 
 
 def _card(word: str) -> Card:
     try:
         return Card.parse(word)
-    except CardError:
+    except ValueError:  # a CardError, or an odd letter the card pattern lets through (ſ, K)
         raise ProtocolError(f"'{_short(word)}' is not a card. Cards look like 7h, 10d, Qs.") from None
 
 
@@ -158,7 +200,7 @@ def _new_options(args: list[str]) -> NewOptions:
         word = words.pop(0)
         if word in MOVE_TIMES:
             move_seconds = MOVE_TIMES[word]
-        elif word in ("to", "gin") and words and words[0].isdigit():
+        elif word in ("to", "gin") and words and _is_number(words[0]):
             value = int(words.pop(0))
             if word == "to":
                 if not 50 <= value <= 500:
