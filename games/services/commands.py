@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 
 from django.db import IntegrityError, transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from bot.protocol import Command, ProtocolError, parse
+from bot.telegram.client import join_link
 from games.engine import Role, parse_action
 
 from ..models import Match, Player, ProcessedUpdate, Seat
-from . import automation, matches, outbox, play, state
+from . import automation, linking, matches, outbox, play, state
 from .errors import ServiceError, StaleError
 from .visibility import table_view
 
@@ -26,13 +28,22 @@ log = logging.getLogger(__name__)
 Reply = object  # a str or a view that bot.render renders
 
 
-def handle(player: Player, text: str, channel: str, update_key: str = "", reply_inline: bool = False) -> str:
+def handle(
+    player: Player,
+    text: str,
+    channel: str,
+    update_key: str = "",
+    reply_inline: bool = False,
+    pressed: bool = False,
+) -> str:
     """Carry out one command from ``player`` and answer it.
 
     ``update_key`` makes a retried delivery (a Telegram update, an SMS) do
     nothing the second time: it is recorded in the same transaction as the
     effect. The reply is rendered for ``channel``; unless ``reply_inline``, it
-    is also queued to the outbox for that channel.
+    is also queued to the outbox for that channel. A command from a button
+    (``pressed``) may be answered by editing the table the button was on; a
+    typed one gets a new message below what he typed.
     """
     with transaction.atomic():
         if update_key:
@@ -51,7 +62,8 @@ def handle(player: Player, text: str, channel: str, update_key: str = "", reply_
 
             with translation.override(player.language):
                 return render(reply() if callable(reply) else reply, channel).text
-        message = outbox.send(player, "reply", reply, channel=channel, replaces=_replaces(reply))
+        replaces = _replaces(reply) if pressed else ""
+        message = outbox.send(player, "reply", reply, channel=channel, replaces=replaces)
         return message.text if message else ""
 
 
@@ -75,11 +87,13 @@ def _carry_out(player: Player, text: str) -> Reply:
 
 
 def _with_table(player: Player, code: str, note: str) -> Reply:
+    """The table now, headed by why the command was refused (an old button)."""
     match = Match.objects.filter(code=code).first()
     seat = match and match.seats.filter(player=player).first()
     if not seat or match.status != Match.Status.RUNNING:
         return note
-    return _status_view(match, seat)
+    table = play.load_table(match.pk)
+    return replace(table_view(table.match, table.seats, table.hand_row, table.hand, seat.position), note=note)
 
 
 # Choosing the match ---------------------------------------------------------
@@ -90,6 +104,13 @@ def _my_matches(player: Player, statuses: tuple[str, ...]) -> list[Match]:
 
 
 def _pick(player: Player, command: Command, candidates: Callable[[Match, Seat], bool], statuses) -> Match:
+    """The one match a command is for; a player on autopilot there takes his seat back."""
+    match = _choose(player, command, candidates, statuses)
+    _come_back(player, match)
+    return match
+
+
+def _choose(player: Player, command: Command, candidates: Callable[[Match, Seat], bool], statuses) -> Match:
     """The one match a command is for: named by ``#CODE``, or the only one it fits."""
     if command.code:
         match = Match.objects.filter(code=command.code, seats__player=player).first()
@@ -100,9 +121,12 @@ def _pick(player: Player, command: Command, candidates: Callable[[Match, Seat], 
     fitting = [match for match in mine if candidates(match, match.seats.get(player=player))]
     if len(fitting) == 1:
         return fitting[0]
-    if not mine:
-        raise ServiceError(_("You are in no match. Start one with: new — or join one with: join CODE"))
     if not fitting:
+        active = _my_matches(player, (*RUNNING, *LOBBY))
+        if len(active) == 1:
+            return active[0]  # his one match: the handler says why the command does not fit it now
+        if not active:
+            raise ServiceError(_("You are in no match. Start one with: new — or join one with: join CODE"))
         raise ServiceError(_("No match is waiting on you for that. Type status to see your matches."))
     codes = " ".join(f"#{match.code}" for match in fitting)
     raise ServiceError(
@@ -160,6 +184,8 @@ def _help(player: Player, command: Command) -> Reply:
         else:
             lines.append(_("#%(code)s: status, score, resign.") % {"code": match.code})
     lines.append(_("Also: status, score, team TEXT, lang CODE. Cards: 7h 10d Qs."))
+    if player.telegram_chat_id:
+        lines.append(_("Turns by: notify sms|telegram|auto") if player.phone else _("By SMS too: phone +15551234567"))
     return "\n".join(lines)
 
 
@@ -174,10 +200,13 @@ def play_moves(table: play.Table) -> list[str]:
 
 def _new(player: Player, command: Command) -> Reply:
     match = matches.create(player, command.options)
-    return _(
+    reply = _(
         "New match #%(code)s (%(time)s a move, to %(target)s). Friends join with: join %(code)s. "
         "Or type bot to add a computer player."
     ) % {"code": match.code, "time": _duration(match.move_seconds), "target": match.target}
+    if player.last_channel == "telegram" and (link := join_link(match.code)):
+        reply += " " + _("Or send them this link: %(link)s") % {"link": link}
+    return reply
 
 
 def _duration(seconds: int) -> str:
@@ -223,6 +252,9 @@ def _status(player: Player, command: Command) -> Reply:
 
 
 def _status_view(match: Match, seat: Seat) -> Reply:
+    if match.status != Match.Status.RUNNING:
+        # The move ended the match: everyone has the result; loading the table would refuse and undo it.
+        return _("#%(code)s is over. Type score to see the hands.") % {"code": match.code}
     table = play.load_table(match.pk)
     return table_view(table.match, table.seats, table.hand_row, table.hand, seat.position)
 
@@ -263,19 +295,21 @@ def _move(player: Player, command: Command) -> Reply:
         raise ServiceError(_("You are not in #%(code)s.") % {"code": match.code})
     if table.role_of(position) is Role.SITTER:
         raise ServiceError(_("You are the sitter: advise with suggest %(move)s") % {"move": command.as_text()})
-    _come_back(table, position)
     play.apply_move(table, position, parse_action(command.as_text()), player)
     return _status_view(table.match, table.seat(position))
 
 
-def _come_back(table: play.Table, position: int) -> None:
-    """A player who was replaced by a computer after timeouts takes his seat back."""
-    seat = table.seat(position)
-    if seat.autopilot:
-        seat.autopilot = False
-        seat.timeouts_in_row = 0
-        seat.save(update_fields=["autopilot", "timeouts_in_row"])
-        state.append_event(table.match, "returned", actor=seat.player)
+def _come_back(player: Player, match: Match) -> None:
+    """A player who was replaced by a computer after timeouts takes his seat back
+    with any command in the match, as the autopilot message promises him."""
+    seat = match.seats.filter(player=player, autopilot=True).first()
+    if seat is None or match.status != Match.Status.RUNNING:
+        return
+    state.lock(match.pk)
+    seat.autopilot = False
+    seat.timeouts_in_row = 0
+    seat.save(update_fields=["autopilot", "timeouts_in_row"])
+    state.append_event(match, "returned", actor=player)
 
 
 def _suggest(player: Player, command: Command) -> Reply:
@@ -309,13 +343,12 @@ def _accept(player: Player, command: Command) -> Reply:
     action = automation.waiting_suggestion(table)
     if action is None:
         raise ServiceError(_("There is no suggestion waiting."))
-    _come_back(table, position)
     play.apply_move(table, position, action, player, automatic="suggestion")
     return _status_view(table.match, table.seat(position))
 
 
 def _team(player: Player, command: Command) -> Reply:
-    match = _pick(player, command, _on_team, RUNNING)
+    match = state.lock(_pick(player, command, _on_team, RUNNING).pk)  # the event's seq needs the lock
     seat = match.seats.get(player=player)
     hand_row = state.current_hand_row(match)
     role = _role_now(match, seat)
@@ -359,4 +392,7 @@ HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
     "accept": _accept,
     "team": _team,
     "lang": _lang,
+    "phone": linking.phone,
+    "link": linking.link,
+    "notify": linking.notify,
 }

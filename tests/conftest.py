@@ -1,0 +1,231 @@
+"""Shared fixtures for the service-layer tests: players, running matches, and the
+helpers that read the outbox and play for whoever is to move.
+
+Why here: every service test needs a match in a known state and a way to tell
+who may act in it, and they must all agree on how those are built.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import transaction
+
+from games.engine import DECK, Action, Knock, Role, format_cards, parse_cards
+from games.engine.bots import bot_view, make_strategy
+from games.models import Event, Hand, Match, Outbox, Player
+from games.services import automation, handle, play, state
+from games.services.players import phone_player, telegram_player, terminal_player
+
+
+@pytest.fixture(autouse=True)
+def no_background(settings):
+    """No test ever enqueues Celery work: tests drive computer moves and clocks themselves."""
+    settings.GIN3_BACKGROUND = "off"
+
+
+# Players ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def make_player(db):
+    """A terminal player by name: ``make_player("Alice")``."""
+
+    def make(name: str) -> Player:
+        return terminal_player(name.lower(), name)
+
+    return make
+
+
+@pytest.fixture
+def alice(make_player):
+    return make_player("Alice")
+
+
+@pytest.fixture
+def bob(make_player):
+    return make_player("Bob")
+
+
+@pytest.fixture
+def carol(make_player):
+    return make_player("Carol")
+
+
+@pytest.fixture
+def dave(make_player):
+    return make_player("Dave")
+
+
+@pytest.fixture
+def telegram_user(db):
+    return telegram_player(user_id=5001, chat_id=5001, name="Tess", username="tess", language="en")
+
+
+@pytest.fixture
+def sms_user(db):
+    player, _created = phone_player("+15550001234")
+    return player
+
+
+# Matches ----------------------------------------------------------------------
+
+
+def code_in(reply: str) -> str:
+    """The match code a ``new`` reply announces."""
+    return reply.split("#", 1)[1].split()[0].strip("().,")
+
+
+@pytest.fixture
+def match3(alice, bob, carol) -> Match:
+    """A running match of three human terminal players, started by the third join."""
+    code = code_in(handle(alice, "new", "terminal"))
+    handle(bob, f"join {code}", "terminal")
+    handle(carol, f"join {code}", "terminal")
+    return Match.objects.get(code=code)
+
+
+@pytest.fixture
+def match_vs_computers(alice) -> Match:
+    """A running match of Alice and two computer players, played on to Alice's first
+    turn. Its target is 50, the lowest allowed, so that a whole game stays quick; as
+    one gin can score 50, the computers may win it in a hand Alice sits out, and then
+    another match is made."""
+    for _attempt in range(20):
+        code = code_in(handle(alice, "new 5m to 50", "terminal"))
+        handle(alice, "bot", "terminal")
+        handle(alice, "bot", "terminal")
+        match = Match.objects.get(code=code)
+        run_computers(match)
+        match = refresh(match)
+        if match.status == Match.Status.RUNNING:
+            return match
+    raise AssertionError("the computers kept winning before Alice's first turn")
+
+
+def refresh(match: Match) -> Match:
+    return Match.objects.get(pk=match.pk)
+
+
+def run_computers(match: Match, limit: int = 500) -> int:
+    """Let computer players move until a human is to move (or the match ends)."""
+    moves = 0
+    while moves < limit and automation.play_computer_move(match.pk):
+        moves += 1
+    return moves
+
+
+# Reading the state ------------------------------------------------------------
+
+
+def hand_row(match: Match) -> Hand:
+    """The current hand's row: who is box, captain and sitter."""
+    return Hand.objects.filter(match=match).order_by("-number").first()
+
+
+def player_at(match: Match, position: int) -> Player:
+    return match.seats.get(position=position).player
+
+
+def player_in_role(match: Match, role: Role | str) -> Player:
+    row = hand_row(match)
+    position = {"box": row.box, "captain": row.captain, "sitter": row.sitter}[Role(role).value]
+    return player_at(match, position)
+
+
+def mover(match: Match) -> Player:
+    """The player ``Match.turn_seat`` says is to move."""
+    return player_at(match, refresh(match).turn_seat)
+
+
+def engine_hand(match: Match):
+    """The engine's hand now, as the services load it."""
+    with transaction.atomic():
+        return play.load_table(match.pk).hand
+
+
+def events_of(match: Match, kind: str | None = None) -> list[Event]:
+    events = Event.objects.filter(match=match).order_by("seq")
+    return list(events.filter(kind=kind) if kind else events)
+
+
+def outbox_of(player: Player, kind: str | None = None) -> list[Outbox]:
+    """Messages queued for ``player``, oldest first."""
+    messages = Outbox.objects.filter(recipient=player).order_by("pk")
+    return list(messages.filter(kind=kind) if kind else messages)
+
+
+def snapshot(match: Match) -> tuple:
+    """What must not change when a command is refused: version, turn, events, hands, scores."""
+    match = refresh(match)
+    return (
+        match.version,
+        match.turn_seat,
+        match.status,
+        Event.objects.filter(match=match).count(),
+        tuple(Hand.objects.filter(match=match).values_list("number", "suggestion", "ended_at")),
+        tuple(match.seats.values_list("position", "score", "autopilot", "timeouts_in_row")),
+    )
+
+
+def rig(match: Match, captain: str, box: str, upcard: str, stock: str = "") -> Hand:
+    """Replace the deck of the current hand, before its first move, so that the
+    captain and the box hold the given ten cards each, ``upcard`` is face up and
+    the stock starts with ``stock``. The commitment is recomputed to match."""
+    row = hand_row(match)
+    assert not row.events.filter(kind=state.MOVE).exists(), "rig a hand before its first move"
+    captain_cards, box_cards = parse_cards(captain), parse_cards(box)
+    top = parse_cards(f"{upcard} {stock}")
+    rest = [card for card in DECK if card not in {*captain_cards, *box_cards, *top}]
+    dealt = [card for pair in zip(captain_cards, box_cards, strict=True) for card in pair]
+    row.deck = format_cards(dealt + top + rest)
+    row.commitment = state.commitment_of(row.deck, row.salt)
+    row.save(update_fields=["deck", "commitment"])
+    return row
+
+
+# Playing ------------------------------------------------------------------------
+
+
+def legal_actions(match: Match) -> list[Action]:
+    with transaction.atomic():
+        return play.load_table(match.pk).hand.legal_actions()
+
+
+def best_action(match: Match) -> Action:
+    """The move for whoever is to move: knock when he may (the lowest count),
+    otherwise what the engine's strong computer player would do."""
+    with transaction.atomic():
+        table = play.load_table(match.pk)
+        hand = table.hand
+        knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
+        if knocks:
+            return min(knocks, key=lambda knock: hand.count_after_discard(knock.card))
+        view = bot_view(hand, hand.to_move, automation.public_log(table))
+        return make_strategy("strong", random.Random(table.match.version)).choose(view)
+
+
+def safe_action(match: Match) -> Action:
+    """A move that never ends the hand (pass, draw, the safest discard): what a timeout plays."""
+    return automation.safe_move(engine_hand(match))
+
+
+def play_move(match: Match, choose=best_action) -> str:
+    """Play one legal move through ``handle`` for the player to move; return what he typed."""
+    text = str(choose(match))
+    handle(mover(match), text, "terminal")
+    return text
+
+
+def play_to_end(match: Match, human: Player, limit: int = 5000) -> Match:
+    """Play a match of one human and computers to its end: the human plays ``best_action``."""
+    for _step in range(limit):
+        match = refresh(match)
+        if match.status != Match.Status.RUNNING:
+            return match
+        if mover(match) == human:
+            handle(human, str(best_action(match)), "terminal")
+        else:
+            assert automation.play_computer_move(match.pk)
+    raise AssertionError("the match did not end")

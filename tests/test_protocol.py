@@ -1,0 +1,279 @@
+"""The text protocol's parser (PROTOCOL.md): every command, alias and card notation.
+
+Why: every channel (Telegram text and buttons, SMS, the terminal) goes through
+``parse``; PROTOCOL.md promises that a command keeps its meaning and that bad
+input gets one short reply, never a traceback.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bot.protocol import MAX_TEAM_TEXT, MOVE_TIMES, Command, NewOptions, ProtocolError, parse
+from games.engine import Card
+
+
+def card(text: str) -> Card:
+    return Card.parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("help", "help"),
+        ("h", "help"),
+        ("?", "help"),
+        ("/start", "help"),
+        ("bot", "bot"),
+        ("leave", "leave"),
+        ("status", "status"),
+        ("s", "status"),
+        ("score", "score"),
+        ("scores", "score"),
+        ("resign", "resign"),
+        ("pass", "pass"),
+        ("take", "take"),
+        ("draw", "draw"),
+        ("accept", "accept"),
+    ],
+)
+def test_commands_without_arguments_and_their_aliases(text, name):
+    assert parse(text) == Command(name)
+
+
+@pytest.mark.parametrize(
+    "text", ["draw", "DRAW", "Draw", "/draw", "/DRAW", "/draw@gin3bot", "/Draw@Gin3_Bot", "  draw  "]
+)
+def test_case_a_leading_slash_and_a_botname_suffix_do_not_matter(text):
+    assert parse(text) == Command("draw")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("discard 7h", "7h"),
+        ("d 7h", "7h"),
+        ("D 10d", "Td"),
+        ("/d@gin3bot Td", "Td"),
+        ("discard QS", "Qs"),
+        ("discard q♠", "Qs"),
+        ("discard A♥", "Ah"),
+        ("discard k♦", "Kd"),
+        ("discard 2♣", "2c"),
+        ("discard 10♣", "Tc"),
+        ("discard as", "As"),
+    ],
+)
+def test_cards_in_every_notation(text, expected):
+    assert parse(text) == Command("discard", card=card(expected))
+
+
+@pytest.mark.parametrize("text", ["knock 7h", "k 7h", "KNOCK 7H", "/knock@gin3bot 7♥"])
+def test_knock_takes_a_card(text):
+    assert parse(text) == Command("knock", card=card("7h"))
+
+
+@pytest.mark.parametrize("text", ["discard", "d 7h 8h", "knock", "discard 11h", "discard 7x", "d 1h", "d ♠7"])
+def test_a_missing_or_bad_card_is_refused(text):
+    with pytest.raises(ProtocolError):
+        parse(text)
+
+
+def test_a_bad_card_is_named_and_cut_short_in_the_reply():
+    with pytest.raises(ProtocolError, match="is not a card") as refused:
+        parse("discard " + "x" * 40)
+    assert len(str(refused.value)) < 80
+
+
+@pytest.mark.parametrize("text", ["discard 7\u017f", "discard \u212as"])
+def test_letters_that_case_fold_into_a_suit_or_a_rank_are_not_cards(text):
+    """'ſ' folds to 's' and the Kelvin sign to 'k' under IGNORECASE: refused, not a crash."""
+    with pytest.raises(ProtocolError, match="is not a card"):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "code", "version"),
+    [
+        ("#K7Q2 draw", "K7Q2", None),
+        ("#k7q2 draw", "K7Q2", None),
+        ("#K7Q2@12 draw", "K7Q2", 12),
+        ("#K7Q2@0 /draw@gin3bot", "K7Q2", 0),
+    ],
+)
+def test_a_match_selector_names_the_match_and_its_version(text, code, version):
+    assert parse(text) == Command("draw", code=code, version=version)
+
+
+def test_the_selector_goes_with_any_command():
+    assert parse("#K7Q2 d 7h") == Command("discard", code="K7Q2", card=card("7h"))
+    assert parse("#K7Q2@3 status") == Command("status", code="K7Q2", version=3)
+
+
+@pytest.mark.parametrize("text", ["#K7 draw", "#K7Q2!! draw", "#K7Q2@x draw", "#K7Q2@² draw", "#K7Q2@-1 draw"])
+def test_a_bad_selector_is_refused(text):
+    with pytest.raises(ProtocolError):
+        parse(text)
+
+
+def test_a_selector_alone_asks_for_a_command():
+    with pytest.raises(ProtocolError, match="Type a command"):
+        parse("#K7Q2")
+
+
+@pytest.mark.parametrize(
+    ("text", "options"),
+    [
+        ("new", NewOptions()),
+        ("/new", NewOptions()),
+        ("new 3d to 150", NewOptions(move_seconds=MOVE_TIMES["3d"], target=150)),
+        ("new gin 20", NewOptions(gin_bonus=20)),
+        ("NEW 5M TO 50 GIN 20", NewOptions(move_seconds=300, target=50, gin_bonus=20)),
+        ("new to 500 7d", NewOptions(move_seconds=MOVE_TIMES["7d"], target=500)),
+        ("new 1h", NewOptions(move_seconds=3600)),
+        ("new 12h", NewOptions(move_seconds=43200)),
+        ("new 1d", NewOptions(move_seconds=86400)),
+    ],
+)
+def test_new_reads_time_target_and_gin_bonus(text, options):
+    assert parse(text) == Command("new", options=options)
+
+
+@pytest.mark.parametrize(
+    "text", ["new to 49", "new to 501", "new gin 30", "new 2d", "new to", "new to ²", "new gin", "new fast"]
+)
+def test_new_refuses_what_the_options_do_not_allow(text):
+    """Targets are 50 to 500 and the gin bonus 25 or 20 (RULES.md's options table)."""
+    with pytest.raises(ProtocolError):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["join K7Q2", "join k7q2", "join #K7Q2", "/join@gin3bot K7Q2"])
+def test_join_takes_a_code(text):
+    assert parse(text) == Command("join", text="K7Q2")
+
+
+@pytest.mark.parametrize("text", ["join", "join K7", "join K7Q2 X", "join K-7Q"])
+def test_join_without_a_good_code_is_refused(text):
+    with pytest.raises(ProtocolError):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "suggestion"),
+    [
+        ("suggest take", Command("take")),
+        ("suggest pass", Command("pass")),
+        ("suggest /draw", Command("draw")),
+        ("suggest d 7h", Command("discard", card=card("7h"))),
+        ("suggest knock 10♦", Command("knock", card=card("Td"))),
+    ],
+)
+def test_suggest_carries_a_play_command(text, suggestion):
+    assert parse(text) == Command("suggest", suggestion=suggestion)
+
+
+def test_a_suggestion_button_carries_the_selector_in_front():
+    command = parse("#K7Q2@4 suggest discard 7h")
+    assert (command.code, command.version) == ("K7Q2", 4)
+    assert command.as_text() == "suggest discard 7h"
+
+
+@pytest.mark.parametrize("text", ["suggest", "suggest status", "suggest suggest draw", "suggest #K7Q2 draw"])
+def test_only_play_commands_can_be_suggested(text):
+    with pytest.raises(ProtocolError):
+        parse(text)
+
+
+def test_deeply_nested_suggest_is_refused_not_a_recursion_error():
+    """A Telegram message of 4096 characters could nest 500 of them."""
+    with pytest.raises(ProtocolError):
+        parse("suggest " * 2000 + "draw")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("team take the 7", "take the 7"),
+        ("/team@gin3bot keep  the   spades", "keep  the   spades"),
+        ("#K7Q2 team go for gin", "go for gin"),
+        ("#K7Q2@3 team hi", "hi"),
+        ("team #1 priority: hearts", "#1 priority: hearts"),
+    ],
+)
+def test_team_keeps_the_whole_message_after_the_command(text, message):
+    assert parse(text).text == message
+
+
+def test_team_without_a_message_is_refused():
+    with pytest.raises(ProtocolError):
+        parse("#K7Q2 team")
+
+
+def test_a_long_team_message_is_cut():
+    assert len(parse("team " + "a" * 1000).text) == MAX_TEAM_TEXT
+
+
+@pytest.mark.parametrize("code", ["en", "mk", "he", "lt", "mr", "ms", "EN"])
+def test_lang_takes_the_six_languages(code):
+    assert parse(f"lang {code}") == Command("lang", text=code.lower())
+
+
+@pytest.mark.parametrize("text", ["lang", "lang fr", "lang en mk"])
+def test_lang_refuses_other_languages(text):
+    with pytest.raises(ProtocolError, match="Languages"):
+        parse(text)
+
+
+@pytest.mark.parametrize("text", ["draw now", "status please", "help me"])
+def test_commands_without_arguments_refuse_one(text):
+    with pytest.raises(ProtocolError, match="takes nothing"):
+        parse(text)
+
+
+@pytest.mark.parametrize("word", ["STOP", "stop", "Quit", "END", "cancel", "UNSUBSCRIBE"])
+def test_opt_out_words_are_never_commands(word):
+    with pytest.raises(ProtocolError, match="opt-out"):
+        parse(word)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "hello", "drwa", "/", "@gin3bot", "💩"])
+def test_anything_else_gets_a_short_reason(text):
+    with pytest.raises(ProtocolError) as refused:
+        parse(text)
+    assert 0 < len(str(refused.value)) <= 120
+
+
+def test_an_unknown_word_is_echoed_cut_short():
+    with pytest.raises(ProtocolError, match="I don't know") as refused:
+        parse("x" * 500)
+    assert len(str(refused.value)) < 80
+
+
+def test_as_text_is_what_a_player_would_type():
+    assert parse("#K7Q2@3 D 10♦").as_text() == "discard Td"
+    assert parse("suggest k 7h").as_text() == "suggest knock 7h"
+    assert parse("TEAM hi there").as_text() == "team hi there"
+
+
+WORDS = st.sampled_from(
+    [
+        "help", "new", "join", "bot", "leave", "status", "pass", "take", "draw", "discard", "d", "knock",
+        "suggest", "accept", "team", "score", "resign", "lang", "to", "gin", "20", "150", "3d", "7h", "10d",
+        "Td", "q♠", "#K7Q2", "#K7Q2@3", "#k7q2@", "@", "/", "/draw@bot", "en", "stop", "²", "ſ", "\u212a",
+    ]
+)  # fmt: skip
+TEXTS = st.text() | st.lists(WORDS | st.text(max_size=4), max_size=8).map(" ".join)
+
+
+@given(TEXTS)
+def test_parse_returns_a_command_or_raises_protocol_error_and_nothing_else(text):
+    try:
+        command = parse(text)
+    except ProtocolError as refused:
+        assert str(refused)
+    else:
+        assert isinstance(command, Command)
+        assert parse(command.as_text()).as_text() == command.as_text()

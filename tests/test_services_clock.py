@@ -1,0 +1,186 @@
+"""Turn clocks: what happens at a deadline, autopilot after missed turns, pauses,
+reminders, and computer players.
+
+Why: a player who is away must not stall the other two, but the move made for
+him must be harmless (pass, draw, the safest discard, never a knock), and a
+late or repeated task must do nothing (ARCHITECTURE.md: deadlines live in the
+database).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.engine import Role
+from games.models import Match
+from games.services import automation, handle
+from tests.conftest import (
+    engine_hand,
+    events_of,
+    hand_row,
+    mover,
+    outbox_of,
+    play_move,
+    player_in_role,
+    refresh,
+    rig,
+    safe_action,
+    snapshot,
+)
+
+
+def expire(match: Match) -> None:
+    """Move the turn's deadline into the past, as if the player had been away."""
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+
+
+def time_out(match: Match) -> bool:
+    expire(match)
+    return automation.enforce_deadline(match.pk, refresh(match).version)
+
+
+def moves(match: Match) -> list[tuple[str, str]]:
+    return [(event.data["move"], event.data.get("automatic", "")) for event in events_of(match, "move")]
+
+
+def seat_of(match: Match, player):
+    return refresh(match).seats.get(player=player)
+
+
+def test_nothing_happens_before_the_deadline(match3):
+    before = snapshot(match3)
+    assert not automation.enforce_deadline(match3.pk)
+    assert snapshot(match3) == before
+
+
+def test_a_deadline_task_for_an_older_version_does_nothing(match3):
+    old = refresh(match3).version
+    play_move(match3)
+    expire(match3)
+    before = snapshot(match3)
+    assert not automation.enforce_deadline(match3.pk, old)
+    assert snapshot(match3) == before
+
+
+def test_r5_at_the_deadline_the_upcard_is_refused_for_him(match3):
+    captain, box = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.BOX)
+    assert time_out(match3)
+    assert moves(match3) == [("pass", "timeout")]
+    assert events_of(match3, "move")[0].actor is None
+    assert "(automatic: time ran out)" in outbox_of(box, "turn")[-1].text
+    assert seat_of(match3, captain).timeouts_in_row == 1
+    assert refresh(match3).deadline > timezone.now()  # the box has his own full time
+
+
+def test_a_timed_out_turn_draws_then_discards_and_never_knocks(match3):
+    """One missed turn is one whole turn and one timeout, even when the drawn card would make gin."""
+    rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Qc", stock="Ts")
+    captain, box = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.BOX)
+    handle(captain, "pass", "terminal")
+    handle(box, "pass", "terminal")
+    assert time_out(match3)
+    assert moves(match3)[2:] == [("draw", "timeout"), ("discard Kd", "timeout")]
+    assert not engine_hand(match3).is_over
+    assert mover(match3) == box
+    assert seat_of(match3, captain).timeouts_in_row == 1
+
+
+def test_a_timed_out_discard_ends_the_turn_he_began(match3):
+    captain = player_in_role(match3, Role.CAPTAIN)
+    handle(captain, "take", "terminal")
+    assert time_out(match3)
+    assert moves(match3)[1][1] == "timeout"
+    assert moves(match3)[1][0].startswith("discard ")
+    assert mover(match3) == player_in_role(match3, Role.BOX)
+
+
+def test_a_players_own_move_clears_his_missed_turns(match3):
+    captain, box = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.BOX)
+    time_out(match3)
+    handle(box, "pass", "terminal")
+    handle(captain, "draw", "terminal")
+    assert seat_of(match3, captain).timeouts_in_row == 0
+
+
+def miss_three_turns(match: Match):
+    """The captain misses three turns in a row; the box plays his own (safely)."""
+    captain = player_in_role(match, Role.CAPTAIN)
+    for _turn in range(3):
+        assert mover(match) == captain
+        assert time_out(match)
+        while mover(match) != captain:
+            play_move(match, safe_action)
+    return captain
+
+
+def test_three_missed_turns_put_the_seat_on_autopilot_and_everyone_is_told(match3, alice, bob, carol):
+    captain = miss_three_turns(match3)
+    seat = seat_of(match3, captain)
+    assert (seat.timeouts_in_row, seat.autopilot) == (3, True)
+    for player in (alice, bob, carol):
+        (told,) = outbox_of(player, "autopilot")
+        assert f"{captain.display_name} missed 3 turns in a row" in told.text
+
+
+def test_a_seat_on_autopilot_is_played_by_the_computer(match3):
+    captain = miss_three_turns(match3)
+    assert mover(match3) == captain
+    assert automation.play_computer_move(match3.pk)
+    assert moves(match3)[-1][1] == "computer"
+
+
+def test_any_command_from_the_player_on_autopilot_brings_him_back(match3):
+    captain = miss_three_turns(match3)
+    handle(captain, "status", "terminal")
+    seat = seat_of(match3, captain)
+    assert (seat.timeouts_in_row, seat.autopilot) == (0, False)
+    assert events_of(match3)[-1].kind == "returned"
+    assert not automation.play_computer_move(match3.pk)
+
+
+def test_a_paused_match_does_not_time_out(match3):
+    expire(match3)
+    Match.objects.filter(pk=match3.pk).update(paused_at=timezone.now())
+    before = snapshot(match3)
+    assert not automation.enforce_deadline(match3.pk)
+    assert snapshot(match3) == before
+    assert (match3.pk, refresh(match3).version) not in automation.due_deadlines()
+
+
+def test_a_missed_deadline_is_found_by_the_sweep(match3):
+    expire(match3)
+    assert automation.due_deadlines() == [(match3.pk, refresh(match3).version)]
+
+
+def test_r3_2_the_sitters_waiting_suggestion_is_played_at_the_deadline(match3):
+    sitter = player_in_role(match3, Role.SITTER)
+    handle(sitter, "suggest take", "terminal")
+    assert time_out(match3)
+    assert moves(match3)[0] == ("take", "timeout-suggestion")
+    assert moves(match3)[1][1] == "timeout"
+    assert hand_row(match3).suggestion == ""
+
+
+def test_the_reminder_is_sent_once_when_most_of_the_time_is_used(match3):
+    captain = mover(match3)
+    assert automation.due_reminders() == []
+    Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() + timedelta(seconds=match3.move_seconds // 10))
+    assert automation.due_reminders() == [(match3.pk, refresh(match3).version)]
+    assert automation.send_reminder(match3.pk)
+    assert not automation.send_reminder(match3.pk)
+    (reminder,) = outbox_of(captain, "reminder")
+    assert f"it is your move in #{match3.code}" in reminder.text
+
+
+def test_a_computer_move_is_only_played_for_a_computer(match3):
+    before = snapshot(match3)
+    assert not automation.play_computer_move(match3.pk)
+    assert snapshot(match3) == before
+
+
+def test_computer_players_play_on_until_the_human_is_to_move(match_vs_computers, alice):
+    assert mover(match_vs_computers) == alice
+    assert {automatic for _move, automatic in moves(match_vs_computers)} <= {"computer"}
+    assert not automation.play_computer_move(match_vs_computers.pk)

@@ -1,0 +1,285 @@
+"""Making matches and the commands around play: new, join, bot, leave, resign,
+help, lang, bans, unknown commands, several matches and retried deliveries.
+
+Why: these are the first things every player does on every channel, and each
+refusal must leave the match exactly as it was (PROTOCOL.md).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.models import Match, Outbox, ProcessedUpdate
+from games.services import commands, handle
+from tests.conftest import code_in, events_of, hand_row, mover, outbox_of, refresh, snapshot
+
+
+def new_match(player, text: str = "new") -> Match:
+    return Match.objects.get(code=code_in(handle(player, text, "terminal")))
+
+
+# new ----------------------------------------------------------------------------
+
+
+def test_new_makes_a_match_in_the_lobby_with_its_creator_in_the_first_seat(alice):
+    reply = handle(alice, "new", "terminal")
+    match = Match.objects.get(code=code_in(reply))
+    assert f"join {match.code}" in reply
+    assert match.status == Match.Status.LOBBY
+    assert list(match.seats.values_list("player", "position")) == [(alice.pk, 0)]
+    assert [event.kind for event in events_of(match)] == ["created", "joined"]
+
+
+def test_new_with_options_stores_them(alice):
+    match = new_match(alice, "new 3d to 150 gin 20")
+    assert (match.move_seconds, match.target, match.gin_bonus) == (3 * 86400, 150, 20)
+
+
+def test_new_with_a_bad_option_makes_no_match(alice):
+    reply = handle(alice, "new to 1000", "terminal")
+    assert "50 to 500" in reply
+    assert not Match.objects.exists()
+
+
+# join ---------------------------------------------------------------------------
+
+
+def test_join_seats_the_player_and_tells_the_others(alice, bob):
+    match = new_match(alice)
+    reply = handle(bob, f"join {match.code.lower()}", "terminal")
+    assert "Waiting for one more player" in reply
+    assert refresh(match).seats.count() == 2
+    assert [message.text for message in outbox_of(alice, "joined")] == [f"Bob joined #{match.code}."]
+
+
+def test_r3_3_the_third_join_starts_the_match_with_the_cut_shown_to_all(match3, alice, bob, carol):
+    cut = events_of(match3, "cut")[0].data
+    row = hand_row(match3)
+    assert match3.status == Match.Status.RUNNING
+    assert (row.number, row.box, row.captain, row.sitter) == (1, cut["box"], cut["captain"], cut["sitter"])
+    for player in (alice, bob, carol):
+        (message,) = outbox_of(player, "cut")
+        assert "Box: " in message.text and "Captain: " in message.text and "Sitter: " in message.text
+
+
+def test_r5_1_the_captain_is_told_first_that_it_is_his_turn(match3):
+    captain = mover(match3)
+    assert match3.turn_seat == hand_row(match3).captain
+    (turn,) = outbox_of(captain, "turn")
+    assert "Your move: take, pass" in turn.text
+
+
+def test_join_an_unknown_code_is_refused(alice):
+    assert "There is no match #ZZZZ" in handle(alice, "join ZZZZ", "terminal")
+
+
+def test_join_a_full_match_that_has_started_is_refused_and_changes_nothing(match3, dave):
+    before = snapshot(match3)
+    assert "has already started" in handle(dave, f"join {match3.code}", "terminal")
+    assert snapshot(match3) == before
+    assert not match3.seats.filter(player=dave).exists()
+
+
+def test_join_twice_is_refused(alice):
+    match = new_match(alice)
+    assert "already in" in handle(alice, f"join {match.code}", "terminal")
+    assert match.seats.count() == 1
+
+
+# bot ----------------------------------------------------------------------------
+
+
+def test_bot_fills_a_seat_and_the_second_starts_the_match(alice):
+    match = new_match(alice)
+    assert "computer player joined" in handle(alice, "bot", "terminal")
+    assert "It starts now" in handle(alice, "bot", "terminal")
+    match = refresh(match)
+    assert match.status == Match.Status.RUNNING
+    assert match.seats.filter(player__is_computer=True).count() == 2
+
+
+def test_bot_in_a_running_match_says_it_has_started(match3, alice):
+    """Not "you are in no match": he is in one, it has just started."""
+    before = snapshot(match3)
+    assert "has already started" in handle(alice, "bot", "terminal")
+    assert snapshot(match3) == before
+
+
+def test_bot_with_no_match_says_how_to_start_one(alice):
+    assert "You are in no match" in handle(alice, "bot", "terminal")
+
+
+# leave and resign -----------------------------------------------------------
+
+
+def test_leave_a_match_before_it_starts(alice, bob):
+    match = new_match(alice)
+    handle(bob, f"join {match.code}", "terminal")
+    assert "You left" in handle(bob, "leave", "terminal")
+    match = refresh(match)
+    assert match.status == Match.Status.LOBBY
+    assert list(match.seats.values_list("player", flat=True)) == [alice.pk]
+
+
+def test_the_last_human_to_leave_closes_the_match(alice):
+    match = new_match(alice)
+    handle(alice, "bot", "terminal")
+    handle(alice, "leave", "terminal")
+    assert refresh(match).status == Match.Status.ABORTED
+    assert events_of(match)[-1].kind == "match_over"
+
+
+def test_leave_a_started_match_says_to_resign(match3, alice):
+    before = snapshot(match3)
+    assert "use resign" in handle(alice, "leave", "terminal")
+    assert snapshot(match3) == before
+
+
+def test_resign_gives_the_match_to_the_leader_of_the_others_and_tells_everyone(match3, alice, bob, carol):
+    match3.seats.filter(player=carol).update(score=40)
+    match3.seats.filter(player=bob).update(score=30)
+    assert "You resigned" in handle(alice, "resign", "terminal")
+    match = refresh(match3)
+    assert (match.status, match.winner) == (Match.Status.FINISHED, carol)
+    assert (match.deadline, match.turn_seat) == (None, None)
+    for player in (alice, bob, carol):
+        assert "Carol wins the match" in outbox_of(player, "over")[0].text
+
+
+def test_resign_in_the_lobby_says_to_leave(alice):
+    match = new_match(alice)
+    assert "use leave" in handle(alice, "resign", "terminal")
+    assert refresh(match).status == Match.Status.LOBBY
+
+
+# help, unknown, bans ------------------------------------------------------------
+
+
+def test_help_names_the_moves_of_the_player_to_move(match3):
+    reply = handle(mover(match3), "help", "terminal")
+    assert f"#{match3.code}, your move: take, pass" in reply
+
+
+def test_help_without_a_match_says_how_to_start(alice):
+    assert "new [5m|1h|12h|1d|3d|7d]" in handle(alice, "help", "terminal")
+
+
+def test_an_unknown_command_gets_a_reason_and_changes_nothing(match3, alice):
+    before = snapshot(match3)
+    assert "I don't know 'shuffle'" in handle(alice, "shuffle the deck", "terminal")
+    assert snapshot(match3) == before
+
+
+def test_a_banned_player_is_refused_and_nothing_changes(match3):
+    player = mover(match3)
+    player.banned, player.ban_reason = True, "spam"
+    player.save()
+    before = snapshot(match3)
+    assert handle(player, "take", "terminal") == "You are banned from gin3: spam"
+    assert snapshot(match3) == before
+
+
+def test_an_expired_ban_no_longer_refuses(match3):
+    player = mover(match3)
+    player.banned, player.ban_expires_at = True, timezone.now() - timedelta(days=1)
+    player.save()
+    before = snapshot(match3)
+    handle(player, "take", "terminal")
+    assert snapshot(match3)[0] == before[0] + 1
+
+
+# several matches -------------------------------------------------------------
+
+
+@pytest.fixture
+def second_match(alice, dave):
+    """Alice's second running match, with Dave and a computer player."""
+    match = new_match(alice)
+    handle(dave, f"join {match.code}", "terminal")
+    handle(dave, "bot", "terminal")
+    return refresh(match)
+
+
+def test_a_player_in_two_matches_is_asked_which_one(match3, second_match, alice):
+    reply = handle(alice, "status", "terminal")
+    assert "Which match?" in reply
+    assert f"#{match3.code}" in reply and f"#{second_match.code}" in reply
+
+
+def test_the_code_in_front_names_the_match(match3, second_match, alice):
+    reply = handle(alice, f"#{second_match.code} status", "terminal")
+    assert reply.startswith(f"#{second_match.code} hand 1")
+
+
+def alice_to_move_in(alice, others) -> Match:
+    """A running match of Alice and ``others`` in which she is the first to move (dealt until so)."""
+    for _attempt in range(100):
+        match = new_match(alice)
+        for other in others:
+            handle(other, f"join {match.code}", "terminal")
+        if mover(match) == alice:
+            return match
+        handle(alice, f"#{match.code} resign", "terminal")
+    raise AssertionError("Alice was never the captain")
+
+
+def test_a_move_for_two_waiting_matches_needs_the_code_and_then_goes_where_it_fits(alice, bob, carol, dave):
+    """Correspondence chess: the code is asked for only while both matches wait on him."""
+    first, second = alice_to_move_in(alice, (bob, carol)), alice_to_move_in(alice, (carol, dave))
+    before = [snapshot(first), snapshot(second)]
+    reply = handle(alice, "pass", "terminal")
+    assert "Which match?" in reply and f"#{first.code} pass" in reply and f"#{second.code}" in reply
+    assert [snapshot(first), snapshot(second)] == before
+    handle(alice, f"#{second.code} pass", "terminal")
+    handle(alice, "pass", "terminal")
+    assert [snapshot(first)[0], snapshot(second)[0]] == [before[0][0] + 1, before[1][0] + 1]
+
+
+def test_a_code_he_is_not_in_is_refused(match3, dave):
+    assert f"not in a match #{match3.code}" in handle(dave, f"#{match3.code} status", "terminal")
+
+
+# lang ----------------------------------------------------------------------------
+
+
+def test_lang_stores_the_language_and_replies_in_it(alice, monkeypatch):
+    from django.utils import translation
+
+    monkeypatch.setattr(commands, "_", lambda text: f"[{translation.get_language()}] {text}")
+    reply = handle(alice, "lang mk", "terminal")
+    alice.refresh_from_db()
+    assert alice.language == "mk"
+    assert reply == "[mk] Language: English."
+    assert outbox_of(alice, "reply")[-1].text == reply
+
+
+# retried deliveries ------------------------------------------------------------
+
+
+def test_the_same_update_key_twice_has_one_effect(match3):
+    player = mover(match3)
+    before = snapshot(match3)
+    assert handle(player, "take", "telegram", update_key="tg:1")
+    messages = Outbox.objects.count()
+    assert handle(player, "take", "telegram", update_key="tg:1") == ""
+    assert snapshot(match3)[0] == before[0] + 1
+    assert len(events_of(match3, "move")) == 1
+    assert Outbox.objects.count() == messages
+    assert ProcessedUpdate.objects.filter(key="tg:1").count() == 1
+
+
+def test_a_refused_command_retried_is_answered_once(match3, alice):
+    handle(alice, "shuffle", "terminal", update_key="sms:1")
+    messages = Outbox.objects.count()
+    assert handle(alice, "shuffle", "terminal", update_key="sms:1") == ""
+    assert Outbox.objects.count() == messages
+
+
+def test_a_reply_inline_is_returned_and_not_queued(match3, alice):
+    messages = Outbox.objects.count()
+    reply = handle(alice, "score", "terminal", reply_inline=True)
+    assert reply.startswith(f"#{match3.code} to 100")
+    assert Outbox.objects.count() == messages

@@ -1,0 +1,373 @@
+"""Playing through the service layer: legal and illegal moves, stale buttons,
+the wrong player, the sitter's advice, team talk, status and score, the event
+log and its replay, the deck commitment, and a whole game to the target.
+
+Why: ``handle`` is the one way in for every channel; a refused command must
+leave the version, the turn and the log exactly as they were, and the log must
+be enough to rebuild every hand (ARCHITECTURE.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import Counter
+
+import pytest
+
+from games.engine import Role, deal, parse_action, parse_cards
+from games.models import Match
+from games.services import handle, state
+from tests.conftest import (
+    best_action,
+    code_in,
+    engine_hand,
+    events_of,
+    hand_row,
+    legal_actions,
+    mover,
+    outbox_of,
+    play_move,
+    play_to_end,
+    player_in_role,
+    refresh,
+    rig,
+    safe_action,
+    snapshot,
+)
+
+
+def refused(match: Match, player, text: str) -> str:
+    """Send ``text``, which must be refused, and check that nothing changed."""
+    before = snapshot(match)
+    reply = handle(player, text, "terminal")
+    assert snapshot(match) == before, reply
+    return reply
+
+
+def roles(match: Match):
+    """The box, the captain and the sitter of the hand in play."""
+    return (player_in_role(match, role) for role in (Role.BOX, Role.CAPTAIN, Role.SITTER))
+
+
+# Legal moves -------------------------------------------------------------------
+
+
+def test_a_legal_move_appends_one_event_bumps_the_version_and_replies_with_the_table(match3):
+    _box, captain, _sitter = roles(match3)
+    before = snapshot(match3)
+    reply = handle(captain, "take", "terminal")
+    assert reply.startswith(f"#{match3.code} hand 1") and "Your move: d CARD" in reply
+    (event,) = events_of(match3, "move")
+    assert event.data == {"move": "take", "seat": hand_row(match3).captain, "role": "captain"}
+    assert event.actor == captain
+    assert snapshot(match3)[0] == before[0] + 1
+    assert mover(match3) == captain
+
+
+def test_each_move_appends_one_event_with_the_next_seq(match3):
+    seqs = [events_of(match3)[-1].seq]
+    for _move in range(8):
+        play_move(match3, safe_action)
+        seqs.append(events_of(match3)[-1].seq)
+    assert seqs == list(range(seqs[0], seqs[0] + 9))
+
+
+def test_r5_2_after_the_captain_passes_the_box_may_take(match3):
+    box, captain, _sitter = roles(match3)
+    handle(captain, "pass", "terminal")
+    assert mover(match3) == box
+    assert "Your move: take, pass" in outbox_of(box, "turn")[-1].text
+    handle(box, "take", "terminal")
+    assert engine_hand(match3).to_move is Role.BOX
+
+
+def test_r5_4_after_both_refuse_the_captain_must_draw(match3):
+    box, captain, _sitter = roles(match3)
+    handle(captain, "pass", "terminal")
+    handle(box, "pass", "terminal")
+    reply = refused(match3, captain, "take")
+    assert "R5.4" in reply
+    handle(captain, "draw", "terminal")
+    assert engine_hand(match3).phase.value == "discard"
+
+
+def test_r5_1_the_upcard_is_taken_or_passed_not_drawn_over(match3):
+    _box, captain, _sitter = roles(match3)
+    assert "R5.1" in refused(match3, captain, "draw")
+
+
+def test_r6_1_a_discard_before_taking_a_card_is_refused(match3):
+    _box, captain, _sitter = roles(match3)
+    card = engine_hand(match3).captain[0]
+    assert "R6.1" in refused(match3, captain, f"discard {card}")
+
+
+def test_r6_1_a_card_he_does_not_hold_cannot_be_discarded(match3):
+    _box, captain, _sitter = roles(match3)
+    handle(captain, "take", "terminal")
+    card = engine_hand(match3).box[0]
+    assert "you do not hold" in refused(match3, captain, f"discard {card}")
+
+
+def test_r6_2_the_card_just_taken_from_the_pile_may_not_be_discarded(match3):
+    _box, captain, _sitter = roles(match3)
+    upcard = engine_hand(match3).pile[-1]
+    handle(captain, "take", "terminal")
+    assert "R6.2" in refused(match3, captain, f"discard {upcard}")
+
+
+def test_r7_2_a_knock_over_ten_is_refused(match3):
+    rig(match3, captain="2s 5h 8d Jc Kh 3c 6d 9s Qc Kd", box="As 2h 3d 4c 5s 6h 7d 8c 9h Td", upcard="Ah")
+    _box, captain, _sitter = roles(match3)
+    handle(captain, "take", "terminal")
+    assert "R7.2" in refused(match3, captain, "knock Kd")
+
+
+def test_r8_3_a_gin_ends_the_hand_scores_and_deals_the_next(match3, alice, bob, carol):
+    rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")
+    _box, captain, _sitter = roles(match3)
+    first = hand_row(match3)
+    handle(captain, "take", "terminal")
+    handle(captain, "knock Kd", "terminal")
+    first.refresh_from_db()
+    assert (first.result, first.winner, first.points) == ("gin", first.captain, 25 + 57)
+    assert refresh(match3).seats.get(player=captain).score == 82
+    for player in (alice, bob, carol):
+        assert "goes gin!" in outbox_of(player, "result")[-1].text
+    second = hand_row(match3)
+    assert (second.number, second.box, second.captain, second.sitter) == (2, first.captain, first.sitter, first.box)
+
+
+def test_the_move_that_reaches_the_target_finishes_the_match(match3):
+    """The last move's reply cannot be the table: the match is over, and the move stands."""
+    rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")
+    _box, captain, _sitter = roles(match3)
+    match3.seats.filter(player=captain).update(score=90)
+    handle(captain, "take", "terminal")
+    assert "is over" in handle(captain, "knock Kd", "terminal")
+    match = refresh(match3)
+    assert (match.status, match.winner, match.turn_seat) == (Match.Status.FINISHED, captain, None)
+    assert events_of(match)[-1].data == {"winner": captain.pk, "reason": "target"}
+
+
+# Refusals --------------------------------------------------------------------
+
+
+def test_a_stale_button_is_refused_with_the_current_table(match3):
+    _box, captain, _sitter = roles(match3)
+    old = refresh(match3).version
+    handle(captain, "take", "terminal")
+    reply = refused(match3, captain, f"#{match3.code}@{old} draw")
+    assert reply.startswith(f"#{match3.code} hand 1") and "Your move: d CARD" in reply
+
+
+def test_a_button_of_the_current_version_is_played(match3):
+    _box, captain, _sitter = roles(match3)
+    handle(captain, f"#{match3.code}@{refresh(match3).version} pass", "terminal")
+    assert events_of(match3, "move")[0].data["move"] == "pass"
+
+
+def test_the_player_not_to_move_is_told_whose_turn_it_is(match3):
+    box, captain, _sitter = roles(match3)
+    assert refused(match3, box, "take") == f"It is {captain.display_name}'s turn."
+
+
+def test_r3_2_the_sitter_may_not_play_and_is_told_to_suggest(match3):
+    _box, _captain, sitter = roles(match3)
+    assert "You are the sitter: advise with suggest take" in refused(match3, sitter, "take")
+
+
+def test_r3_2_the_sitter_suggests_on_the_captains_turn_and_only_the_captain_is_told(match3):
+    box, captain, sitter = roles(match3)
+    told_box = len(outbox_of(box))
+    version = refresh(match3).version
+    assert handle(sitter, "suggest pass", "terminal") == f"Suggested to {captain.display_name}: pass"
+    assert "Sitter suggests: pass" in outbox_of(captain, "suggestion")[-1].text
+    assert len(outbox_of(box)) == told_box
+    assert refresh(match3).version == version  # the captain's buttons stay good
+    assert "Sitter suggests: pass" in handle(captain, "status", "terminal")
+    assert "Sitter suggests" not in handle(box, "status", "terminal")
+
+
+def test_r3_2_the_sitter_cannot_suggest_on_the_box_turn(match3):
+    _box, captain, sitter = roles(match3)
+    handle(captain, "pass", "terminal")
+    assert "Wait for the captain's turn" in refused(match3, sitter, "suggest take")
+
+
+def test_the_sitter_cannot_suggest_what_the_captain_may_not_play(match3):
+    _box, _captain, sitter = roles(match3)
+    assert "can't play draw" in refused(match3, sitter, "suggest draw")
+
+
+def test_only_the_sitter_suggests(match3):
+    _box, captain, _sitter = roles(match3)
+    assert "Only the sitter suggests" in refused(match3, captain, "suggest take")
+
+
+def test_r3_2_the_captain_accepts_the_suggestion_and_it_is_played(match3):
+    _box, captain, sitter = roles(match3)
+    handle(sitter, "suggest take", "terminal")
+    handle(captain, "accept", "terminal")
+    move = events_of(match3, "move")[-1]
+    assert (move.data["move"], move.data["automatic"], move.actor) == ("take", "suggestion", captain)
+    assert hand_row(match3).suggestion == ""
+
+
+def test_accept_without_a_suggestion_is_refused(match3):
+    _box, captain, _sitter = roles(match3)
+    assert "no suggestion waiting" in refused(match3, captain, "accept")
+
+
+def test_only_the_captain_accepts(match3):
+    box, _captain, sitter = roles(match3)
+    handle(sitter, "suggest take", "terminal")
+    assert "Only the captain accepts" in refused(match3, box, f"#{match3.code} accept")
+
+
+def test_r3_2_the_captains_own_move_replaces_the_suggestion(match3):
+    box, captain, sitter = roles(match3)
+    handle(sitter, "suggest take", "terminal")
+    handle(captain, "pass", "terminal")
+    assert hand_row(match3).suggestion == ""
+    assert "Sitter suggests" not in handle(box, "status", "terminal")
+
+
+# Team talk, status, score -----------------------------------------------------
+
+
+def test_team_reaches_only_the_partner(match3):
+    box, captain, sitter = roles(match3)
+    told_box = len(outbox_of(box))
+    assert handle(captain, "team keep the hearts", "terminal") == f"Sent to {sitter.display_name}."
+    assert outbox_of(sitter, "team")[-1].text == f"#{match3.code} {captain.display_name} (team): keep the hearts"
+    handle(sitter, "team ok", "terminal")
+    assert outbox_of(captain, "team")[-1].text.endswith("(team): ok")
+    assert len(outbox_of(box)) == told_box
+    assert all("hearts" not in event.data.get("text", "") for event in events_of(match3, "team"))
+
+
+def test_the_box_has_no_partner(match3):
+    box, _captain, _sitter = roles(match3)
+    assert "Only the captain and the sitter" in handle(box, "team hello", "terminal")
+    assert not events_of(match3, "team")
+
+
+def test_status_shows_the_players_own_cards_and_the_sitter_the_captains(match3):
+    box, captain, sitter = roles(match3)
+    hand = engine_hand(match3)
+    box_status, captain_status = handle(box, "status", "terminal"), handle(captain, "status", "terminal")
+    assert all(str(card) in box_status for card in hand.box)
+    assert all(str(card) in captain_status for card in hand.captain)
+    assert all(str(card) in handle(sitter, "status", "terminal") for card in hand.captain)
+
+
+def test_score_lists_the_scores_and_every_hand(match3):
+    rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")
+    _box, captain, _sitter = roles(match3)
+    handle(captain, "take", "terminal")
+    handle(captain, "knock Kd", "terminal")
+    reply = handle(captain, "score", "terminal")
+    assert f"{captain.display_name} 82" in reply
+    assert f"Hand 1: {captain.display_name} +82 (gin)" in reply
+
+
+# The event log -------------------------------------------------------------------
+
+
+def test_replaying_the_log_reproduces_the_hand_step_by_step(match3):
+    """``state.load_hand`` rebuilds the hand from the deck and the logged moves;
+    it must equal the engine's hand reached by applying each move in turn."""
+    row = hand_row(match3)
+    expected = deal(parse_cards(row.deck), match3.options)
+    for _move in range(30):
+        action = parse_action(play_move(match3))
+        if hand_row(match3).number != row.number:
+            break
+        expected, _events = expected.apply(action)
+        assert state.load_hand(refresh(match3), row) == expected
+        assert [parse_action(move) for move in state.moves_of(row)][-1] == action
+
+
+def test_r4_4_the_deck_commitment_is_published_at_the_deal_and_the_deck_revealed_at_the_end(match3):
+    first = hand_row(match3)
+    (dealt,) = events_of(match3, "deal")
+    assert dealt.data["commitment"] == first.commitment
+    assert "deck" not in dealt.data and "salt" not in dealt.data
+    while hand_row(match3).number == 1:
+        play_move(match3)
+    (over,) = events_of(match3, "hand_over")
+    assert (over.data["deck"], over.data["salt"]) == (first.deck, first.salt)
+    assert hashlib.sha256(f"{over.data['salt']}:{over.data['deck']}".encode()).hexdigest() == dealt.data["commitment"]
+    assert sorted(parse_cards(over.data["deck"])) == list(range(52))
+    second = hand_row(match3)
+    assert (
+        events_of(match3, "deal")[1].data["commitment"]
+        == second.commitment
+        == state.commitment_of(second.deck, second.salt)
+    )
+
+
+# A whole game ----------------------------------------------------------------------
+
+
+@pytest.fixture
+def finished_match(match_vs_computers, alice):
+    """Alice's match against two computer players played to its end: she knocks
+    when she can, and otherwise plays as the strong computer player would."""
+    return play_to_end(match_vs_computers, alice)
+
+
+def test_r10_1_a_whole_game_ends_with_a_winner_at_or_above_the_target_r8_5_scored_as_logged(finished_match):
+    """The winner reached the target and no one else did; every seat's score is the
+    sum of the points of the hands it won, as the "hand_over" events record them."""
+    match = finished_match
+    winner = match.seats.get(player=match.winner)
+    assert match.status == Match.Status.FINISHED
+    assert winner.score >= match.target
+    assert all(seat.score < match.target for seat in match.seats.exclude(pk=winner.pk))
+    assert events_of(match)[-1].data == {"winner": match.winner.pk, "reason": "target"}
+    points = Counter()
+    for event in events_of(match, "hand_over"):
+        if event.data["winner"] is not None:
+            points[event.data["winner"]] += event.data["points"]
+    assert {seat.position: seat.score for seat in match.seats.all()} == {
+        position: points[position] for position in range(3)
+    }
+
+
+def test_every_hand_of_a_whole_game_replays_to_its_logged_result(finished_match):
+    for row in finished_match.hands.order_by("number"):
+        hand = state.load_hand(finished_match, row)
+        assert hand.is_over
+        assert (hand.result.kind, hand.result.points) == (row.result, row.points)
+
+
+def test_a_move_after_the_end_is_refused(match3, alice):
+    captain = player_in_role(match3, Role.CAPTAIN)
+    handle(alice, "resign", "terminal")
+    before = snapshot(match3)
+    assert "is not running" in handle(captain, f"#{match3.code} take", "terminal")
+    assert snapshot(match3) == before
+
+
+def test_the_legal_actions_helper_agrees_with_the_table(match3):
+    """The helpers the other tests lean on: the captain starts with take or pass (R5.1)."""
+    assert set(map(str, legal_actions(match3))) == {"take", "pass"}
+    assert best_action(match3) in legal_actions(match3)
+
+
+def test_a_button_of_a_turn_message_carries_the_version_it_was_saved_with(telegram_user, bob, carol):
+    """A button pressed as soon as it arrives must be played, not refused as old."""
+    code = code_in(handle(telegram_user, "new", "telegram"))
+    handle(bob, f"join {code}", "terminal")
+    handle(carol, f"join {code}", "terminal")
+    match = Match.objects.get(code=code)
+    if player_in_role(match, Role.BOX) == telegram_user:
+        handle(mover(match), "pass", "terminal")
+    message = [message for message in outbox_of(telegram_user) if message.buttons][-1]
+    button = message.buttons[0][0]["data"]
+    assert button.startswith(f"#{code}@{refresh(match).version} ")
+    events = len(events_of(match))
+    handle(telegram_user, button, "telegram")
+    assert len(events_of(match)) == events + 1
