@@ -229,9 +229,7 @@ class Hand:
             raise IllegalAction("R5.4", "both refused the upcard: the captain draws from the stock")
         card = self.pile[-1]
         hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
-        return replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card), [
-            Event("take", self.to_move, card)
-        ]
+        return replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card), [Event("take", self.to_move, card)]
 
     def _draw(self, action: Draw) -> tuple[Hand, list[Event]]:
         if self.phase is Phase.UPCARD:
@@ -240,9 +238,7 @@ class Hand:
             raise IllegalAction("R6.1", "you have taken a card already: discard one")
         card = self.stock[0]
         hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
-        return replace(hand, stock=self.stock[1:], phase=Phase.DISCARD, taken=None), [
-            Event("draw", self.to_move, card)
-        ]
+        return replace(hand, stock=self.stock[1:], phase=Phase.DISCARD, taken=None), [Event("draw", self.to_move, card)]
 
     def _may_discard(self, card: Card) -> bool:
         return self.options.may_discard_taken or card != self.taken
@@ -276,9 +272,7 @@ class Hand:
         knocker, defender = self.to_move, self.to_move.opponent
         count = deadwood(hand.cards_of(knocker))
         if count > KNOCK_LIMIT:
-            raise IllegalAction(
-                "R7.2", f"to knock your count must be {KNOCK_LIMIT} or less; it would be {count}"
-            )
+            raise IllegalAction("R7.2", f"to knock your count must be {KNOCK_LIMIT} or less; it would be {count}")
         settlement = settle(
             hand.cards_of(knocker),
             hand.cards_of(defender),

@@ -24,7 +24,7 @@ from ..models import Hand as HandRow
 from ..models import Match, Player, Seat
 from . import outbox, state
 from .errors import ServiceError, StaleError
-from .visibility import result_view, role_names, seat_of_role, table_view
+from .visibility import MoveView, result_view, role_names, seat_of_role, table_view
 
 OWN_MOVES = ("", "suggestion")
 
@@ -81,6 +81,7 @@ def start(match: Match) -> None:
     roles, rounds = cut_for_roles(secrets.SystemRandom())
     names = {seat.position: seat.player.display_name for seat in seats}
     draws = [{str(position): str(card) for position, card in cut.draws.items()} for cut in rounds]
+    _begin_change(match)
     state.append_event(match, "cut", rounds=draws, box=roles.box, captain=roles.captain, sitter=roles.sitter)
     match.status = Match.Status.RUNNING
     match.started_at = timezone.now()
@@ -127,6 +128,7 @@ def apply_move(table: Table, position: int, action: Action, actor: Player | None
         after, _events = before.apply(action)
     except IllegalAction as error:
         raise ServiceError(_("Not allowed: %(why)s") % {"why": error}) from None
+    _begin_change(table.match)
     data = {"move": str(action), "seat": position, "role": before.to_move.value}
     if automatic:
         data["automatic"] = automatic
@@ -139,7 +141,7 @@ def apply_move(table: Table, position: int, action: Action, actor: Player | None
     if table.hand_row.suggestion:
         table.hand_row.suggestion = ""
         table.hand_row.save(update_fields=["suggestion"])
-    public = _describe(table, position, action, automatic)
+    public = MoveView(table.name(position), str(action), automatic)
     if after.is_over:
         _finish_hand(table)
         return
@@ -153,31 +155,22 @@ def apply_move(table: Table, position: int, action: Action, actor: Player | None
     _save(table.match)
 
 
-def _tell_mover(table: Table, position: int, automatic: str, public: str) -> None:
+def _tell_mover(table: Table, position: int, automatic: str, public: MoveView) -> None:
     """A player's own move is answered by the reply to his command; a move made
     for him (a timeout, his autopilot) he hears of here."""
     if automatic not in OWN_MOVES:
         _send_table(table, position, "moved", (public,))
 
 
-def _describe(table: Table, position: int, action: Action, automatic: str) -> str:
-    """A move as every player may hear of it: drawing never names the card."""
-    text = f"{table.name(position)}: {action}"
-    if automatic.startswith("timeout"):
-        text += " " + _("(automatic: time ran out)")
-    if automatic.endswith("suggestion"):
-        text += " " + _("(the sitter's suggestion)")
-    return text
-
-
-def _turn_so_far(table: Table, public: str) -> tuple[str, ...]:
+def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
     """What the player who just moved did in his whole turn: how he took his card, then this."""
     if table.hand.phase is not Phase.DRAW or table.hand.turns == 0:
         return (public,)
     moves = table.hand_row.events.filter(kind=state.MOVE).order_by("-seq").values_list("data", flat=True)[:2]
     if len(moves) < 2 or moves[1]["move"] not in ("take", "draw"):
         return (public,)
-    return (f"{table.name(moves[1]['seat'])}: {moves[1]['move']}", public)
+    taking = moves[1]
+    return (MoveView(table.name(taking["seat"]), taking["move"], taking.get("automatic", "")), public)
 
 
 def _start_turn(table: Table) -> None:
@@ -190,9 +183,15 @@ def _start_turn(table: Table) -> None:
         match.deadline = timezone.now() + timedelta(seconds=match.move_seconds)
 
 
-def _save(match: Match) -> None:
-    """Every change bumps the version, which old buttons and late tasks are checked against."""
+def _begin_change(match: Match) -> None:
+    """Every change gets a new version, which old buttons and late tasks are
+    checked against; it is taken first so that the messages the change writes
+    carry it on their buttons."""
     match.version += 1
+
+
+def _save(match: Match) -> None:
+    """Persist a change and schedule what it makes due, after the commit."""
     match.save()
     match_id, version, deadline = match.pk, match.version, match.deadline
     if match.status == Match.Status.RUNNING:
@@ -203,23 +202,24 @@ def _save(match: Match) -> None:
 def save(match: Match) -> None:
     """Save a change made outside a move (an admin's) the way a move is saved, so
     that the computer player and the turn clock are scheduled for the new version."""
+    _begin_change(match)
     _save(match)
 
 
-def _send_table(table: Table, position: int, kind: str, last_moves: tuple[str, ...] = ()) -> None:
+def _send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveView, ...] = ()) -> None:
     player = table.seat(position).player
     view = table_view(table.match, table.seats, table.hand_row, table.hand, position, last_moves)
     outbox.send(player, kind, view, table.match, replaces=f"table:{table.match.code}")
 
 
-def _announce_turn(table: Table, last_moves: tuple[str, ...]) -> None:
+def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """The player to move is told once, with his cards and his options; the
     sitter sees the captain's turn too, so that he can advise."""
     _send_table(table, table.mover, "turn", last_moves)
     _tell_sitter(table, last_moves)
 
 
-def _tell_sitter(table: Table, last_moves: tuple[str, ...]) -> None:
+def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     if table.hand.to_move is Role.CAPTAIN:
         _send_table(table, table.position_of_role(Role.SITTER), "advise", last_moves)
 

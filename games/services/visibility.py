@@ -63,7 +63,8 @@ class TableView:
     moves: tuple[str, ...] = ()  # the commands the viewer may play now
     knocks: dict[Card, int] = field(default_factory=dict)
     suggestion: str = ""
-    last_moves: tuple[str, ...] = ()
+    last_moves: tuple[MoveView, ...] = ()
+    note: str = ""  # why the reader is shown the table, e.g. his button was old
     commitment: str = ""
 
 
@@ -120,9 +121,18 @@ def seat_of_role(hand_row: HandRow, role: Role) -> int:
     return {Role.BOX: hand_row.box, Role.CAPTAIN: hand_row.captain, Role.SITTER: hand_row.sitter}[role]
 
 
-def public_move(name: str, action_text: str) -> str:
-    """A move as the other players may hear of it: a draw never names its card."""
-    return f"{name}: {action_text}"
+@dataclass(frozen=True)
+class MoveView:
+    """A move as every player may hear of it: a draw never names its card.
+    ``automatic`` says how it was made (see ``play.apply_move``); the words for
+    it are the renderer's, in each reader's language."""
+
+    name: str
+    move: str
+    automatic: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.name}: {self.move}"
 
 
 def table_view(
@@ -131,7 +141,7 @@ def table_view(
     hand_row: HandRow,
     hand: Hand,
     position: int,
-    last_moves: tuple[str, ...] = (),
+    last_moves: tuple[MoveView, ...] = (),
 ) -> TableView:
     """The table as the player in ``position`` may see it."""
     names = {seat.position: seat.player.display_name for seat in seats}
@@ -262,7 +272,7 @@ class PublicHandView:
     commitment: str
     deck: str = ""
     salt: str = ""
-    moves: tuple[str, ...] = ()
+    moves: tuple[MoveView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -321,7 +331,9 @@ def public_hand_view(match: Match, seats: list[Seat], hand_row: HandRow) -> Publ
         return view
     logged = hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
     # Who made a move: its actor, else (a timeout) whoever holds the seat now.
-    moves = tuple(public_move(actor or names[data["seat"]], data["move"]) for data, actor in logged)
+    moves = tuple(
+        MoveView(actor or names[data["seat"]], data["move"], data.get("automatic", "")) for data, actor in logged
+    )
     return replace(view, deck=hand_row.deck, salt=hand_row.salt, moves=moves)
 
 
