@@ -2,19 +2,18 @@
 
 Why: a Telegram button pressed twice, a webhook retried and a timeout firing
 together all reach ``handle`` concurrently in different processes; the version
-check only works if the second waits for the first to commit. SQLite takes one
-writer at a time anyway, so this is a PostgreSQL test; CI sets
-GIN3_REQUIRE_SERVICES=1 so that it fails instead of skipping there.
+check only works if the second waits for the first to commit. PostgreSQL
+does that through ``select_for_update``; SQLite through its one writer and
+``BEGIN IMMEDIATE`` (settings), so the test runs on both.
 """
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 
 import pytest
-from django.db import connection, connections
+from django.db import connections
 
 from games.models import Event, Match
 from games.services import handle, state
@@ -24,18 +23,8 @@ THREADS = 2
 load_hand = state.load_hand
 
 
-@pytest.fixture
-def postgresql_only():
-    if connection.vendor != "postgresql":
-        if os.environ.get("GIN3_REQUIRE_SERVICES") == "1":
-            pytest.fail(f"GIN3_REQUIRE_SERVICES=1 but the database is {connection.vendor}, not PostgreSQL")
-        pytest.skip("row locking is tested on PostgreSQL")
-
-
 @pytest.mark.django_db(transaction=True)
-def test_two_concurrent_moves_for_the_same_turn_one_succeeds_and_one_event_is_appended(
-    postgresql_only, alice, bob, carol, monkeypatch
-):
+def test_two_concurrent_moves_for_the_same_turn_one_succeeds_and_one_event_is_appended(alice, bob, carol, monkeypatch):
     code = code_in(handle(alice, "new", "terminal"))
     handle(bob, f"join {code}", "terminal")
     handle(carol, f"join {code}", "terminal")
