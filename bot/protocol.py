@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from games.engine import Card
+from django.utils.translation import gettext as _
+
+from games.engine import Card, CardError
 
 MOVE_TIMES = {"5m": 300, "15m": 900, "1h": 3600, "12h": 43200, "1d": 86400, "3d": 259200, "7d": 604800}
 DEFAULT_MOVE_TIME = "1d"
@@ -39,7 +41,7 @@ ALIASES = {
 NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score", "resign")
 CARD_ARGUMENT = ("discard", "knock")
 PLAY_COMMANDS = ("pass", "take", "draw", "discard", "knock")
-COMMANDS = (*NO_ARGUMENT, *CARD_ARGUMENT, "new", "join", "suggest", "team", "lang", "phone", "link", "notify")
+COMMANDS = (*NO_ARGUMENT, *CARD_ARGUMENT, "new", "join", "group", "suggest", "team", "lang", "phone", "link", "notify")
 
 
 class ProtocolError(ValueError):
@@ -88,13 +90,13 @@ def parse(text: str) -> Command:
     if words and words[0].startswith("#"):
         code, version = _selector(words.pop(0))
     if not words:
-        raise ProtocolError("Type a command, for example: help")
+        raise ProtocolError(_("Type a command, for example: help"))
     name = _name(words[0])
     args = words[1:]
     if name in OPT_OUT_WORDS:
-        raise ProtocolError("STOP and similar words are only for SMS opt-out. Type help for the commands.")
+        raise ProtocolError(_("STOP and similar words are only for SMS opt-out. Type help for the commands."))
     if name not in COMMANDS:
-        raise ProtocolError(f"I don't know '{_short(words[0])}'. Type help for the commands.")
+        raise ProtocolError(_("I don't know '%(word)s'. Type help for the commands.") % {"word": _short(words[0])})
     command = _command(name, args, text)
     return Command(**{**command.__dict__, "code": code, "version": version})
 
@@ -111,60 +113,60 @@ def _is_number(word: str) -> bool:
 
 
 def _selector(word: str) -> tuple[str, int | None]:
-    code, _, version = word[1:].upper().partition("@")
+    code, _at, version = word[1:].upper().partition("@")
     if not CODE_PATTERN.match(code):
-        raise ProtocolError(f"'{_short(word)}' is not a match code. Codes look like #K7Q2.")
+        raise ProtocolError(_("'%(word)s' is not a match code. Codes look like #K7Q2.") % {"word": _short(word)})
     if version and not _is_number(version):
-        raise ProtocolError("That button is broken. Type status to see the table.")
+        raise ProtocolError(_("That button is broken. Type status to see the table."))
     return code, int(version) if version else None
 
 
 def _command(name: str, args: list[str], text: str) -> Command:
     if name in NO_ARGUMENT:
         if args:
-            raise ProtocolError(f"'{name}' takes nothing after it.")
+            raise ProtocolError(_("'%(command)s' takes nothing after it.") % {"command": name})
         return Command(name)
     if name in CARD_ARGUMENT:
         if len(args) != 1:
-            raise ProtocolError(f"Say which card: {name} 7h")
+            raise ProtocolError(_("Say which card: %(command)s 7h") % {"command": name})
         return Command(name, card=_card(args[0]))
-    if name == "join":
+    if name in ("join", "group"):
         if len(args) != 1:
-            raise ProtocolError("Say which match: join K7Q2")
+            raise ProtocolError(_("Say which match: %(command)s K7Q2") % {"command": name})
         code = args[0].lstrip("#").upper()
         if not CODE_PATTERN.match(code):
-            raise ProtocolError(f"'{_short(args[0])}' is not a match code. Codes look like K7Q2.")
+            raise ProtocolError(_("'%(word)s' is not a match code. Codes look like #K7Q2.") % {"word": _short(args[0])})
         return Command(name, text=code)
     if name == "new":
         return Command(name, options=_new_options(args))
     if name == "suggest":
         if not args:
-            raise ProtocolError("Say what to play: suggest discard 7h")
+            raise ProtocolError(_("Say what to play: suggest discard 7h"))
         # Checked before parsing, so that "suggest suggest ..." cannot recurse without end.
         if _name(args[0]) not in PLAY_COMMANDS:
-            raise ProtocolError("You can suggest pass, take, draw, discard CARD or knock CARD.")
+            raise ProtocolError(_("You can suggest pass, take, draw, discard CARD or knock CARD."))
         return Command(name, suggestion=parse(" ".join(args)))
     if name == "team":
         # The message is everything after the command word (and the #CODE before it), spacing kept.
         message = text.strip().split(None, 2 if text.lstrip().startswith("#") else 1)[-1] if args else ""
         if not message:
-            raise ProtocolError("Say what to tell your partner: team take the 7")
+            raise ProtocolError(_("Say what to tell your partner: team take the 7"))
         return Command(name, text=message[:MAX_TEAM_TEXT])
     if name == "lang":
         if len(args) != 1 or args[0].lower() not in LANGUAGE_CODES:
-            raise ProtocolError("Languages: " + " ".join(LANGUAGE_CODES) + ". Example: lang en")
+            raise ProtocolError(_("Languages: %(codes)s. Example: lang en") % {"codes": " ".join(LANGUAGE_CODES)})
         return Command(name, text=args[0].lower())
     if name == "phone":
         return Command(name, text=phone_number("".join(args)))
     if name == "link":
         if len(args) != 1 or not LINK_CODE_PATTERN.match(args[0]):
-            raise ProtocolError("Text the 6-digit code you got, from that phone: link 123456")
+            raise ProtocolError(_("Text the 6-digit code you got, from that phone: link 123456"))
         return Command(name, text=args[0])
     if name == "notify":
         if len(args) != 1 or args[0].lower() not in NOTIFY_CHOICES:
-            raise ProtocolError("Where your turns go: notify sms, notify telegram or notify auto")
+            raise ProtocolError(_("Where your turns go: notify sms, notify telegram or notify auto"))
         return Command(name, text=args[0].lower())
-    raise ProtocolError(f"I don't know '{name}'.")
+    raise ProtocolError(_("I don't know '%(word)s'. Type help for the commands.") % {"word": name})
 
 
 def phone_number(text: str) -> str:
@@ -182,15 +184,16 @@ def phone_number(text: str) -> str:
     if number.startswith("00"):
         number = "+" + number[2:]
     if not PHONE_PATTERN.match(number):
-        raise ProtocolError("Give the number with its country code: phone +15551234567")
+        raise ProtocolError(_("Give the number with its country code: phone +15551234567"))
     return number
 
 
 def _card(word: str) -> Card:
     try:
         return Card.parse(word)
-    except ValueError:  # a CardError, or an odd letter the card pattern lets through (ſ, K)
-        raise ProtocolError(f"'{_short(word)}' is not a card. Cards look like 7h, 10d, Qs.") from None
+    except CardError:
+        message = _("'%(word)s' is not a card. Cards look like 7h, 10d, Qs.") % {"word": _short(word)}
+        raise ProtocolError(message) from None
 
 
 def _new_options(args: list[str]) -> NewOptions:
@@ -204,15 +207,17 @@ def _new_options(args: list[str]) -> NewOptions:
             value = int(words.pop(0))
             if word == "to":
                 if not 50 <= value <= 500:
-                    raise ProtocolError("The target score is 50 to 500: new to 150")
+                    raise ProtocolError(_("The target score is 50 to 500: new to 150"))
                 target = value
             else:
                 if value not in (20, 25):
-                    raise ProtocolError("The gin bonus is 25 or 20: new gin 20")
+                    raise ProtocolError(_("The gin bonus is 25 or 20: new gin 20"))
                 gin_bonus = value
         else:
             times = " ".join(MOVE_TIMES)
-            raise ProtocolError(f"new [TIME] [to N] [gin 20|25]. TIME is one of: {times}. Example: new 3d to 150")
+            raise ProtocolError(
+                _("new [TIME] [to N] [gin 20|25]. TIME is one of: %(times)s. Example: new 3d to 150") % {"times": times}
+            )
     return NewOptions(move_seconds, target, gin_bonus)
 
 

@@ -87,6 +87,8 @@ def render(content: object, channel: str) -> Rendered:
         return Rendered(table_text(content, style), table_buttons(content) if style.rich else [])
     if kind == "ResultView":
         return Rendered(result_text(content, style))
+    if kind == "PublicTableView":
+        return Rendered(public_table_text(content, style))
     return Rendered(style.text(str(content)))
 
 
@@ -146,6 +148,17 @@ def table_text(view, style: Style, knocks: int = 0) -> str:
         lines.append(_("%(name)s to move.") % {"name": style.name(view.to_move)})
     if view.suggestion:
         lines.append(_("Sitter suggests: %(move)s") % {"move": view.suggestion})
+    lines.append(" ".join(f"{style.name(seat.name)}({seat.role[:1].upper()}){seat.score}" for seat in view.seats))
+    return "\n".join(lines)
+
+
+def public_table_text(view, style: Style) -> str:
+    """The table for someone who holds no seat (a group): what lies face up and the counts."""
+    lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
+    lines += turns_text(view.last_moves, style)
+    top = style.card(view.pile_top) if view.pile_top is not None else "-"
+    lines.append(_("Pile %(top)s, stock %(count)s") % {"top": top, "count": view.stock_count})
+    lines.append(_("%(name)s to move.") % {"name": style.name(view.to_move)})
     lines.append(" ".join(f"{style.name(seat.name)}({seat.role[:1].upper()}){seat.score}" for seat in view.seats))
     return "\n".join(lines)
 

@@ -112,7 +112,10 @@ class Match(models.Model):
     )
     created_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    telegram_group_chat_id = models.BigIntegerField(null=True, blank=True)
+    telegram_group_chat_id = models.BigIntegerField(
+        null=True, blank=True, help_text=_("A Telegram group that follows the public table and the results.")
+    )
+    group_language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
     created_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     last_move_at = models.DateTimeField(null=True, blank=True)

@@ -20,7 +20,7 @@ from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message
 
 from bot.protocol import ProtocolError, parse
 from games.models import Match, Outbox, Player, ProcessedUpdate
-from games.services import automation, handle, outbox, players
+from games.services import automation, groups, handle, outbox, players
 
 from .client import bot_username
 
@@ -74,10 +74,23 @@ def _message(message: Message, key: str) -> None:
         return
     text = message.text or ""
     if message.chat.type != Chat.PRIVATE:
-        if text.startswith("/"):
-            _point_to_private(message.chat, user, key)
+        _group_message(message.chat, user, text, key)
         return
     handle(_player(user, message.chat), command_text(text), CHANNEL, update_key=key)
+
+
+def _group_message(chat: Chat, user: User, text: str, key: str) -> None:
+    """In a group only ``group CODE`` works (it links the group to a match);
+    any other command gets a pointer to the private chat, where cards are."""
+    try:
+        command = parse(text)
+    except ProtocolError:
+        command = None
+    player = Player.objects.filter(telegram_user_id=user.id).first()
+    if command is not None and command.name == "group" and player is not None:
+        groups.link_telegram_group(player, command.text, chat.id, update_key=key)
+    elif text.startswith("/") or command is not None:
+        _point_to_private(chat, user, key)
 
 
 def _press(query: CallbackQuery, key: str) -> PressAnswer:

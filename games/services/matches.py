@@ -19,7 +19,7 @@ SEATS = 3
 
 
 def new_code() -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+    return "".join(secrets.choice(CODE_ALPHABET) for _position in range(CODE_LENGTH))
 
 
 def create(player: Player, options: NewOptions | None = None) -> Match:

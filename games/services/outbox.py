@@ -70,10 +70,12 @@ def send(
     return message
 
 
-def post(channel: str, address: str, kind: str, text: str, match: Match | None = None) -> Outbox:
+def post(channel: str, address: str, kind: str, text: str, match: Match | None = None, replaces: str = "") -> Outbox:
     """Queue ``text``, already rendered for ``channel``, to an address that is
     nobody's own (a Telegram group chat)."""
-    message = Outbox.objects.create(match=match, channel=channel, address=address, kind=kind, text=text)
+    message = Outbox.objects.create(
+        match=match, channel=channel, address=address, kind=kind, text=text, replaces=replaces
+    )
     transaction.on_commit(lambda: _deliver_after_commit(message.pk))
     return message
 

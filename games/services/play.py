@@ -22,7 +22,7 @@ from games.engine.hand import Phase
 from .. import scheduling
 from ..models import Hand as HandRow
 from ..models import Match, Player, Seat
-from . import outbox, state
+from . import groups, outbox, state
 from .errors import ServiceError, StaleError
 from .visibility import MoveView, result_view, role_names, seat_of_role, table_view
 
@@ -100,6 +100,7 @@ def start(match: Match) -> None:
 
     for seat in seats:
         outbox.send(seat.player, "cut", cut_text, match)
+    groups.to_group(match, "cut", cut_text)
     hand_row, hand = state.deal_hand(match, 1, roles)
     _begin_hand(Table(match, seats, hand_row, hand))
 
@@ -217,6 +218,7 @@ def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     sitter sees the captain's turn too, so that he can advise."""
     _send_table(table, table.mover, "turn", last_moves)
     _tell_sitter(table, last_moves)
+    groups.tell_table(table.match, table.seats, table.hand_row, table.hand, last_moves)
 
 
 def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
@@ -258,6 +260,7 @@ def _finish_hand(table: Table) -> None:
     )
     for seat in table.seats:
         outbox.send(seat.player, "result", view, match)
+    groups.to_group(match, "result", view)
     if game.winner is not None:
         finish(match, table.seat(game.winner).player, "target")
         _save(match)

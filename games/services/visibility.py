@@ -246,6 +246,7 @@ def result_view(
 class PublicTableView:
     """The hand in play as anyone may see it: no hand's cards and not the stock."""
 
+    code: str
     hand_number: int
     seats: tuple[SeatView, ...]
     pile_top: Card | None
@@ -256,6 +257,7 @@ class PublicTableView:
     deadline: datetime | None
     paused: bool
     commitment: str
+    last_moves: tuple[MoveView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -297,10 +299,13 @@ def is_revealed(match: Match, hand_row: HandRow) -> bool:
     return hand_row.is_over or match.status in (Match.Status.FINISHED, Match.Status.ABORTED)
 
 
-def public_table_view(match: Match, seats: list[Seat], hand_row: HandRow, hand: Hand) -> PublicTableView:
+def public_table_view(
+    match: Match, seats: list[Seat], hand_row: HandRow, hand: Hand, last_moves: tuple[MoveView, ...] = ()
+) -> PublicTableView:
     """The hand in play for someone who holds no seat: what lies face up and the counts."""
     names = {seat.position: seat.player.display_name for seat in seats}
     return PublicTableView(
+        code=match.code,
         hand_number=hand_row.number,
         seats=seat_views(seats, hand_row),
         pile_top=hand.pile[-1] if hand.pile else None,
@@ -311,6 +316,7 @@ def public_table_view(match: Match, seats: list[Seat], hand_row: HandRow, hand: 
         deadline=match.deadline,
         paused=match.is_paused,
         commitment=hand_row.commitment,
+        last_moves=last_moves,
     )
 
 

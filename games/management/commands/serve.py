@@ -55,7 +55,11 @@ class Command(BaseCommand):
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("ensureadmin")
         children = self.children(host, port)
-        self.stdout.write(f"gin3 at http://{host}:{port}/ (admin: /admin/); Ctrl-C stops everything.")
+        self.stdout.write(
+            f"gin3 at http://{host}:{port}/ (admin: /admin/); Ctrl-C stops everything.\n"
+            "Play from another terminal: make play (or .venv/bin/python manage.py play).\n"
+            + ("" if settings.TELEGRAM_BOT_TOKEN else "Telegram is off: set TELEGRAM_BOT_TOKEN (README).")
+        )
         code = Supervisor(children, self.stdout).run()
         if code:
             sys.exit(code)

@@ -1,0 +1,76 @@
+"""Telegram groups that follow a match: the public table and the results, never a card in hand.
+
+A seated player links a group by typing ``group CODE`` in it. From then on
+the group gets what anyone may see (``visibility.public_table_view`` and the
+hand results, which are public), in the language of the player who linked it.
+"""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from bot.render import render
+from games.engine import Hand
+
+from ..models import Hand as HandRow
+from ..models import Match, Outbox, Player, ProcessedUpdate, Seat
+from . import outbox, state
+from .visibility import MoveView, public_table_view
+
+TELEGRAM = Outbox.Channel.TELEGRAM
+
+
+def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str = "") -> None:
+    """Link the group ``chat_id`` to match ``code`` if ``player`` sits in it; the
+    group is answered either way, once per update."""
+    with transaction.atomic():
+        if update_key:
+            try:
+                with transaction.atomic():
+                    ProcessedUpdate.objects.create(key=update_key)
+            except IntegrityError:
+                return
+        match_id = Match.objects.filter(
+            code=code, seats__player=player, status__in=(Match.Status.LOBBY, Match.Status.RUNNING)
+        ).values_list("pk", flat=True)
+        with translation.override(player.language):
+            if not match_id:
+                text = _("%(name)s has no open match #%(code)s to show here.") % {
+                    "name": player.display_name,
+                    "code": code,
+                }
+                outbox.post(TELEGRAM, str(chat_id), "group", render(text, TELEGRAM).text)
+                return
+        match = state.lock(match_id[0])
+        match.telegram_group_chat_id = chat_id
+        match.group_language = player.language
+        match.save(update_fields=["telegram_group_chat_id", "group_language"])
+        state.append_event(match, "group_linked", actor=player, chat=chat_id)
+        to_group(
+            match,
+            "group",
+            lambda: _("This group follows #%(code)s: tables and results, never a hand.") % {"code": match.code},
+        )
+        if match.status == Match.Status.RUNNING:
+            hand_row = state.current_hand_row(match)
+            tell_table(match, state.seats_of(match), hand_row, state.load_hand(match, hand_row))
+
+
+def to_group(match: Match, kind: str, content: object, replaces: str = "") -> None:
+    """Post public ``content`` to the match's group, if it has one, in the group's language."""
+    if match.telegram_group_chat_id is None:
+        return
+    with translation.override(match.group_language):
+        rendered = render(content() if callable(content) else content, TELEGRAM)
+    outbox.post(TELEGRAM, str(match.telegram_group_chat_id), kind, rendered.text, match, replaces=replaces)
+
+
+def tell_table(
+    match: Match, seats: list[Seat], hand_row: HandRow, hand: Hand, last_moves: tuple[MoveView, ...] = ()
+) -> None:
+    """The public table, edited in place while it stays the group's newest message."""
+    if match.telegram_group_chat_id is not None:
+        view = public_table_view(match, seats, hand_row, hand, last_moves)
+        to_group(match, "table", view, replaces=f"group:{match.code}")
