@@ -19,7 +19,7 @@ import re
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.http.multipartparser import MultiPartParserError
 from django.utils import translation
@@ -31,8 +31,8 @@ from twilio.twiml.messaging_response import MessagingResponse
 
 from bot.protocol import OPT_IN_WORDS, OPT_OUT_WORDS, PHONE_PATTERN, ProtocolError, parse
 from bot.render import render
-from games.models import Outbox, ProcessedUpdate
-from games.services import handle, linking, players
+from games.models import Outbox
+from games.services import handle, linking, players, state
 
 log = logging.getLogger(__name__)
 
@@ -95,16 +95,16 @@ def receive(phone: str, body: str, message_sid: str) -> list[str]:
         player, created = players.phone_player(phone)
         with translation.override(player.language):
             if word in OPT_OUT_WORDS:
-                if first_time(key):
+                if state.first_time(key):
                     linking.opt_out(player)
                 return []
             if player.sms_opted_out:
-                if word in OPT_IN_WORDS and first_time(key):
+                if word in OPT_IN_WORDS and state.first_time(key):
                     return [sms(linking.opt_in(player))]
                 return []
             command = command_name(body)
             if created and (word in HELP_WORDS | OPT_IN_WORDS or command is None):
-                return [sms(welcome())] if first_time(key) else []
+                return [sms(welcome())] if state.first_time(key) else []
             if word in HELP_WORDS:
                 reply = handle(player, "help", SMS, update_key=key, reply_inline=True)
                 return [reply + "\n" + sms(_("Text STOP to stop gin3 texts."))] if reply else []
@@ -112,16 +112,6 @@ def receive(phone: str, body: str, message_sid: str) -> list[str]:
             # A phone being linked to a player it already has needs no welcome.
             welcomed = [sms(welcome())] if created and command != "link" else []
             return welcomed + ([reply] if reply else [])
-
-
-def first_time(key: str) -> bool:
-    """Record an inbound message that ``handle`` does not see; False if it was already acted on."""
-    try:
-        with transaction.atomic():
-            ProcessedUpdate.objects.create(key=key)
-    except IntegrityError:
-        return False
-    return True
 
 
 def command_name(text: str) -> str | None:

@@ -12,7 +12,7 @@ import random
 import pytest
 from django.db import transaction
 
-from games.engine import DECK, Action, Knock, Role, format_cards, parse_cards
+from games.engine import Action, Knock, Role, format_cards, parse_cards, stacked_deck
 from games.engine.bots import bot_view, make_strategy
 from games.models import Event, Hand, Match, Outbox, Player
 from games.services import automation, handle, play, state
@@ -175,11 +175,8 @@ def rig(match: Match, captain: str, box: str, upcard: str, stock: str = "") -> H
     the stock starts with ``stock``. The commitment is recomputed to match."""
     row = hand_row(match)
     assert not row.events.filter(kind=state.MOVE).exists(), "rig a hand before its first move"
-    captain_cards, box_cards = parse_cards(captain), parse_cards(box)
-    top = parse_cards(f"{upcard} {stock}")
-    rest = [card for card in DECK if card not in {*captain_cards, *box_cards, *top}]
-    dealt = [card for pair in zip(captain_cards, box_cards, strict=True) for card in pair]
-    row.deck = format_cards(dealt + top + rest)
+    (up,) = parse_cards(upcard)
+    row.deck = format_cards(stacked_deck(parse_cards(captain), parse_cards(box), up, parse_cards(stock)))
     row.commitment = state.commitment_of(row.deck, row.salt)
     row.save(update_fields=["deck", "commitment"])
     return row

@@ -17,6 +17,7 @@ from games.engine import (
     Take,
     deal,
     parse_cards,
+    stacked_deck,
 )
 from games.engine.bots import STRATEGIES, BotView, RandomBot, bot_view, make_strategy
 from games.engine.simulate import play_game
@@ -29,11 +30,7 @@ def card(text):
 
 def make_deck(captain, box, upcard, stock=""):
     """A deck dealt as the engine deals (R4.2): captain first, then box, in turn."""
-    deck = [None] * 20
-    deck[0:20:2] = parse_cards(captain)
-    deck[1:20:2] = parse_cards(box)
-    deck += parse_cards(upcard) + (parse_cards(stock) if stock else [])
-    return deck + [c for c in DECK if c not in deck]
+    return stacked_deck(parse_cards(captain), parse_cards(box), card(upcard), parse_cards(stock) if stock else ())
 
 
 def play(hand, *actions):

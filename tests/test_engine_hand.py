@@ -20,6 +20,7 @@ from games.engine import (
     parse_action,
     parse_cards,
     replay,
+    stacked_deck,
 )
 
 
@@ -34,11 +35,7 @@ def card(text):
 
 def make_deck(captain, box, upcard, stock=""):
     """A deck dealt as the engine deals (R4.2): captain first, then box, in turn."""
-    deck = [None] * 20
-    deck[0:20:2] = cards(captain)
-    deck[1:20:2] = cards(box)
-    deck += cards(upcard) + (cards(stock) if stock else [])
-    return deck + [c for c in DECK if c not in deck]
+    return stacked_deck(cards(captain), cards(box), card(upcard), cards(stock) if stock else ())
 
 
 # Captain: As-2s-3s, 4-5-6h, 7-8-9d and Kc (count 10). Box: nothing melds (count 57).

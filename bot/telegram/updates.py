@@ -13,14 +13,14 @@ import logging
 from dataclasses import dataclass
 from html import escape
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 
 from bot.protocol import ProtocolError, parse
-from games.models import Match, Outbox, Player, ProcessedUpdate
-from games.services import automation, groups, handle, outbox, players
+from games.models import Match, Outbox, Player
+from games.services import automation, groups, handle, outbox, players, state
 
 from .client import bot_username
 
@@ -156,10 +156,7 @@ def _point_to_private(chat: Chat, user: User, key: str) -> None:
     with translation.override(players.language_of(user.language_code)):
         text = escape(_pointer_text())
     with transaction.atomic():
-        try:
-            with transaction.atomic():
-                ProcessedUpdate.objects.create(key=key)
-        except IntegrityError:
+        if not state.first_time(key):
             return
         outbox.post(Outbox.Channel.TELEGRAM, str(chat.id), "pointer", text)
 

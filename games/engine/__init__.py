@@ -25,6 +25,7 @@ from .hand import (
     deal,
     parse_action,
     replay,
+    stacked_deck,
 )
 from .melds import Arrangement, Meld, best_arrangements, deadwood, is_meld, knock_discards
 from .options import Options
@@ -65,4 +66,5 @@ __all__ = [
     "parse_cards",
     "replay",
     "settle",
+    "stacked_deck",
 ]

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from .cards import Card, format_cards, parse_cards
+from .cards import DECK, Card, format_cards, parse_cards
 from .errors import IllegalAction
 from .melds import deadwood
 from .options import Options
@@ -312,6 +312,15 @@ def deal(deck: Sequence[Card], options: Options | None = None) -> Hand:
         stock=deck[dealt + 1 :],
         options=options or Options(),
     )
+
+
+def stacked_deck(captain: Sequence[Card], box: Sequence[Card], upcard: Card, stock: Sequence[Card] = ()) -> list[Card]:
+    """The deck that ``deal`` turns into these hands, this upcard and a stock
+    starting with ``stock``; the other cards follow in order. For puzzles and tests."""
+    dealt = [card for pair in zip(captain, box, strict=True) for card in pair]
+    top = [upcard, *stock]
+    placed = {*dealt, *top}
+    return dealt + top + [card for card in DECK if card not in placed]
 
 
 def replay(deck: Sequence[Card], actions: Sequence[Action], options: Options | None = None) -> Hand:

@@ -37,12 +37,20 @@ def computer_plays(table: Table, position: int) -> bool:
     return seat.player.is_computer or seat.autopilot
 
 
+def _still_current(match_id: int, version: int | None) -> Table | None:
+    """The locked table, if the match still runs at ``version``: a task made for an
+    earlier moment, or run twice, finds None and does nothing."""
+    try:
+        return load_table(match_id, version)
+    except ServiceError:
+        return None
+
+
 def play_computer_move(match_id: int, version: int | None = None) -> bool:
     """If a computer player is to move, play one move. True if it did."""
     with transaction.atomic():
-        try:
-            table = load_table(match_id, version)
-        except ServiceError:
+        table = _still_current(match_id, version)
+        if table is None:
             return False
         position = table.mover
         if not computer_plays(table, position):
@@ -84,9 +92,8 @@ def enforce_deadline(match_id: int, version: int | None = None) -> bool:
     the turn with a safe discard if that took a card. After three missed turns in a
     row a computer player takes the seat. True if it acted."""
     with transaction.atomic():
-        try:
-            table = load_table(match_id, version)
-        except ServiceError:
+        table = _still_current(match_id, version)
+        if table is None:
             return False
         match = table.match
         if match.is_paused or match.deadline is None or match.deadline > timezone.now():
@@ -155,9 +162,8 @@ def due_reminders(now=None) -> list[tuple[int, int]]:
 def send_reminder(match_id: int, version: int | None = None) -> bool:
     """Remind the player to move once, when 80% of his time is used."""
     with transaction.atomic():
-        try:
-            table = load_table(match_id, version)
-        except ServiceError:
+        table = _still_current(match_id, version)
+        if table is None:
             return False
         match = table.match
         if match.reminded or match.is_paused or match.deadline is None:

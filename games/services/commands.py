@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import replace
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -19,7 +19,7 @@ from bot.protocol import Command, ProtocolError, parse
 from bot.telegram.client import join_link
 from games.engine import Role, parse_action
 
-from ..models import Match, Player, ProcessedUpdate, Seat
+from ..models import Match, Player, Seat
 from . import automation, linking, matches, outbox, play, state
 from .errors import ServiceError, StaleError
 from .visibility import table_view
@@ -46,12 +46,8 @@ def handle(
     typed one gets a new message below what he typed.
     """
     with transaction.atomic():
-        if update_key:
-            try:
-                with transaction.atomic():
-                    ProcessedUpdate.objects.create(key=update_key)
-            except IntegrityError:
-                return ""
+        if not state.first_time(update_key):
+            return ""
         if channel and player.last_channel != channel:
             player.last_channel = channel
             player.save(update_fields=["last_channel"])

@@ -7,7 +7,7 @@ hand results, which are public), in the language of the player who linked it.
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -15,7 +15,7 @@ from bot.render import render
 from games.engine import Hand
 
 from ..models import Hand as HandRow
-from ..models import Match, Outbox, Player, ProcessedUpdate, Seat
+from ..models import Match, Outbox, Player, Seat
 from . import outbox, state
 from .visibility import MoveView, public_table_view
 
@@ -26,12 +26,8 @@ def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str
     """Link the group ``chat_id`` to match ``code`` if ``player`` sits in it; the
     group is answered either way, once per update."""
     with transaction.atomic():
-        if update_key:
-            try:
-                with transaction.atomic():
-                    ProcessedUpdate.objects.create(key=update_key)
-            except IntegrityError:
-                return
+        if not state.first_time(update_key):
+            return
         match_id = Match.objects.filter(
             code=code, seats__player=player, status__in=(Match.Status.LOBBY, Match.Status.RUNNING)
         ).values_list("pk", flat=True)

@@ -9,16 +9,31 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from games.engine import DECK, Card, Game, Hand, Roles, deal, parse_action, parse_cards, replay
 
-from ..models import Event, Match, Player, Seat
+from ..models import Event, Match, Player, ProcessedUpdate, Seat
 from ..models import Hand as HandRow
 
 MOVE = "move"
 _shuffler = secrets.SystemRandom()
+
+
+def first_time(update_key: str) -> bool:
+    """Record an inbound update's key (a Telegram update_id, an SMS sid) in the
+    caller's transaction; False if it was acted on already, and then the caller
+    does nothing: a retried webhook has no second effect."""
+    if not update_key:
+        return True
+    try:
+        with transaction.atomic():
+            ProcessedUpdate.objects.create(key=update_key)
+    except IntegrityError:
+        return False
+    return True
 
 
 def lock(match_id: int) -> Match:
