@@ -19,7 +19,7 @@ run: $(INSTALLED)
 
 play: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput -v0
-	$(BIN)/python manage.py play
+	$(BIN)/python manage.py play $(ARGS)
 
 test: $(INSTALLED)
 	$(BIN)/ruff check .

@@ -10,10 +10,13 @@ language, never in the service layer.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from html import escape
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -76,8 +79,11 @@ def render(content: object, channel: str) -> Rendered:
     kind = type(content).__name__
     if channel == SMS:
         if kind == "TableView":
-            # The lowest knocks, two if the table then fits a segment, else one.
-            texts = [compact(table_text(content, SMS_STYLE, knocks)) for knocks in range(SMS_KNOCKS, 0, -1)]
+            # Everything if the table then fits a segment; else one knock listed, not
+            # two; then no deadline; then fewer of the moves before, oldest first.
+            variants = [(content, knocks, deadline) for deadline in (True, False) for knocks in (SMS_KNOCKS, 1)]
+            variants += [(replace(content, last_moves=content.last_moves[skip:]), 1, False) for skip in range(1, 5)]
+            texts = [compact(table_text(view, SMS_STYLE, knocks, deadline)) for view, knocks, deadline in variants]
             return Rendered(next((text for text in texts if fits(text)), texts[-1]))
         if kind == "ResultView":
             return Rendered(compact(result_text(content, SMS_STYLE)))
@@ -90,6 +96,20 @@ def render(content: object, channel: str) -> Rendered:
     if kind == "PublicTableView":
         return Rendered(public_table_text(content, style))
     return Rendered(style.text(str(content)))
+
+
+def deadline_text(deadline: datetime, now: datetime | None = None) -> str:
+    """When time runs out, in the notation of ``new 5m`` so that every language
+    reads it: ``in 3h (29.11 16:30 UTC)``; rounded up, never "in 0m"."""
+    seconds = max((deadline - (now or timezone.now())).total_seconds(), 0)
+    minutes = math.ceil(seconds / 60)
+    if minutes < 120:
+        delta = f"{minutes}m"
+    elif minutes < 48 * 60:
+        delta = f"{minutes // 60}h"
+    else:
+        delta = f"{minutes // (24 * 60)}d"
+    return _("in %(delta)s (%(time)s UTC)") % {"delta": delta, "time": deadline.astimezone(UTC).strftime("%d.%m %H:%M")}
 
 
 def hand_text(view, style: Style) -> str:
@@ -130,8 +150,9 @@ def _move_note(automatic: str) -> str:
     return note
 
 
-def table_text(view, style: Style, knocks: int = 0) -> str:
-    """The table as its reader may see it; ``knocks`` caps the knocks listed."""
+def table_text(view, style: Style, knocks: int = 0, deadline: bool = True) -> str:
+    """The table as its reader may see it; ``knocks`` caps the knocks listed, and
+    the player to move is told when his time runs out unless ``deadline`` is off."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
     lines += [style.text(view.note)] if view.note else []
     lines += turns_text(view.last_moves, style)
@@ -141,7 +162,10 @@ def table_text(view, style: Style, knocks: int = 0) -> str:
     top = style.card(view.pile_top) if view.pile_top is not None else "-"
     lines.append(_("Pile %(top)s, stock %(count)s") % {"top": top, "count": view.stock_count})
     if view.moves and view.viewer_role != "sitter":
-        lines.append(style.bold(_("Your move:")) + " " + _moves_text(view, knocks or style.knock_limit))
+        your_move = style.bold(_("Your move:")) + " " + _moves_text(view, knocks or style.knock_limit)
+        if deadline and view.deadline and not view.paused:
+            your_move += " " + deadline_text(view.deadline)
+        lines.append(your_move)
     elif view.moves:
         lines.append(_("Advise: suggest MOVE"))  # the captain's name heads his cards
     else:

@@ -141,12 +141,14 @@ def test_leave_a_started_match_says_to_resign(match3, alice):
 def test_resign_gives_the_match_to_the_leader_of_the_others_and_tells_everyone(match3, alice, bob, carol):
     match3.seats.filter(player=carol).update(score=40)
     match3.seats.filter(player=bob).update(score=30)
-    assert "You resigned" in handle(alice, "resign", "terminal")
+    reply = handle(alice, "resign", "terminal")
+    assert "You resigned" in reply and "Carol wins the match" in reply
     match = refresh(match3)
     assert (match.status, match.winner) == (Match.Status.FINISHED, carol)
     assert (match.deadline, match.turn_seat) == (None, None)
-    for player in (alice, bob, carol):
+    for player in (bob, carol):
         assert "Carol wins the match" in outbox_of(player, "over")[0].text
+    assert outbox_of(alice, "over") == [], "the one who resigned is told once, by his reply"
 
 
 def test_resign_in_the_lobby_says_to_leave(alice):

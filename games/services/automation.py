@@ -8,15 +8,15 @@ version it was scheduled for, so a late or repeated task does nothing.
 from __future__ import annotations
 
 import random
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
-from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 
+from bot.render import deadline_text
 from games.engine import Action, Draw, Event, Hand, Pass, Role
 from games.engine.bots import bot_view, make_strategy
 from games.engine.hand import Discard, Phase, parse_action
@@ -176,18 +176,10 @@ def send_reminder(match_id: int, version: int | None = None) -> bool:
             player,
             "reminder",
             lambda: _("Reminder: it is your move in #%(code)s. Time runs out %(when)s.")
-            % {"code": match.code, "when": in_words(deadline)},
+            % {"code": match.code, "when": deadline_text(deadline)},
             match,
         )
         return True
-
-
-def in_words(deadline) -> str:
-    """The deadline as people say it: 'in 3 hours (12:00 UTC)'."""
-    return _("in %(delta)s (%(time)s UTC)") % {
-        "delta": timeuntil(deadline, depth=1),
-        "time": deadline.astimezone(UTC).strftime("%d %b %H:%M"),
-    }
 
 
 def due_computer_moves(now: datetime | None = None) -> list[tuple[int, int]]:

@@ -234,8 +234,12 @@ def _leave(player: Player, command: Command) -> Reply:
 
 def _resign(player: Player, command: Command) -> Reply:
     match = _pick(player, command, _any, RUNNING)
-    matches.resign(player, match)
-    return _("You resigned #%(code)s.") % {"code": match.code}
+    winner = matches.resign(player, match)
+    return (
+        _("You resigned #%(code)s.") % {"code": match.code}
+        + " "
+        + _("%(name)s wins the match!") % {"name": winner.display_name}
+    )
 
 
 def _status(player: Player, command: Command) -> Reply:

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from bot.protocol import NewOptions
 
 from ..models import Match, Player, Seat, Strength
-from . import outbox, play, state
+from . import outbox, play, players, state
 from .errors import ServiceError
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
@@ -62,10 +62,7 @@ def add_computer(player: Player, match: Match, strength: str = Strength.STRONG) 
         match = state.lock(match.pk)
         if not match.seats.filter(player=player).exists():
             raise ServiceError(_("Only a player of #%(code)s can add a computer player.") % {"code": match.code})
-        taken = set(match.seats.values_list("player__display_name", flat=True))
-        name = next(f"Bot {n}" for n in range(1, 10) if f"Bot {n}" not in taken)
-        computer = Player.objects.create(display_name=name, is_computer=True, strength=strength)
-        return _seat(match, computer, added_by=player)
+        return _seat(match, players.computer_player(match, strength), added_by=player)
 
 
 def _seat(match: Match, player: Player, added_by: Player | None = None) -> Match:
@@ -108,8 +105,8 @@ def leave(player: Player, match: Match) -> None:
         match.save()
 
 
-def resign(player: Player, match: Match) -> None:
-    """Give a running match up: the leader of the others wins it."""
+def resign(player: Player, match: Match) -> Player:
+    """Give a running match up: the leader of the others wins it; return him."""
     with transaction.atomic():
         match = state.lock(match.pk)
         if match.status == Match.Status.LOBBY:
@@ -123,7 +120,7 @@ def resign(player: Player, match: Match) -> None:
         play.finish(match, winner, "resigned")
         match.version += 1
         match.save()
-        for seat in seats:
+        for seat in others:  # the one who resigned is answered by his reply
             outbox.send(
                 seat.player,
                 "over",
@@ -131,3 +128,4 @@ def resign(player: Player, match: Match) -> None:
                 % {"name": player.display_name, "code": match.code, "winner": winner.display_name},
                 match,
             )
+        return winner

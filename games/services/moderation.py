@@ -16,9 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from bot.render import deadline_text
+
 from ..models import Match, Player, Seat, Strength
-from . import outbox, play, state
-from .automation import in_words
+from . import outbox, play, players, state
 from .errors import ServiceError
 
 KIND = "admin"
@@ -82,7 +83,7 @@ def resume(match: Match, admin: str, reason: str = "") -> Match:
             match,
             reason,
             lambda: _("An admin restarted the clock of #%(code)s. Time runs out %(when)s.")
-            % {"code": match.code, "when": in_words(deadline)},
+            % {"code": match.code, "when": deadline_text(deadline)},
         )
         return match
 
@@ -113,7 +114,7 @@ def _extension_text(match: Match, by: timedelta) -> str:
     return _("An admin gave %(hours)s more hours for the move in #%(code)s. Time runs out %(when)s.") % {
         "hours": hours,
         "code": match.code,
-        "when": in_words(match.deadline),
+        "when": deadline_text(match.deadline),
     }
 
 
@@ -130,7 +131,7 @@ def replace_with_computer(
         replaced = seat.player
         if replaced.is_computer:
             raise ServiceError(_("A computer player already plays in that seat."))
-        computer = Player.objects.create(display_name=_computer_name(match), is_computer=True, strength=strength)
+        computer = players.computer_player(match, strength)
         _log(
             match,
             admin,
@@ -151,11 +152,6 @@ def replace_with_computer(
             also=[replaced],
         )
         return computer
-
-
-def _computer_name(match: Match) -> str:
-    taken = set(match.seats.values_list("player__display_name", flat=True))
-    return next(f"Bot {n}" for n in range(1, 10) if f"Bot {n}" not in taken)
 
 
 # Players -------------------------------------------------------------------
@@ -180,7 +176,7 @@ def _ban_text(reason: str, expires_at: datetime | None) -> str:
     text = _("You are banned from gin3: %(reason)s") % {"reason": reason or "-"}
     if expires_at is None:
         return text
-    return text + " " + _("The ban ends %(when)s.") % {"when": in_words(expires_at)}
+    return text + " " + _("The ban ends %(when)s.") % {"when": deadline_text(expires_at)}
 
 
 def unban(player: Player, admin: str, reason: str = "") -> Player:

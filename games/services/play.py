@@ -27,6 +27,7 @@ from .errors import ServiceError, StaleError
 from .visibility import MoveView, result_view, role_names, seat_of_role, table_view
 
 OWN_MOVES = ("", "suggestion")
+SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
 
 
 @dataclass
@@ -167,11 +168,8 @@ def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
     """What the player who just moved did in his whole turn: how he took his card, then this."""
     if table.hand.phase is not Phase.DRAW or table.hand.turns == 0:
         return (public,)
-    moves = table.hand_row.events.filter(kind=state.MOVE).order_by("-seq").values_list("data", flat=True)[:2]
-    if len(moves) < 2 or moves[1]["move"] not in ("take", "draw"):
-        return (public,)
-    taking = moves[1]
-    return (MoveView(table.name(taking["seat"]), taking["move"], taking.get("automatic", "")), public)
+    taking, _discard = _recent_moves(table, 2)
+    return (taking, public) if taking.move in ("take", "draw") else (public,)
 
 
 def _start_turn(table: Table) -> None:
@@ -214,16 +212,29 @@ def _send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveVi
 
 
 def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
-    """The player to move is told once, with his cards and his options; the
-    sitter sees the captain's turn too, so that he can advise."""
+    """The player to move is told once, with his cards and his options. The
+    sitter follows his captain's hand: at each of the captain's turns he sees
+    the moves since the last one, the captain's own discard included."""
     _send_table(table, table.mover, "turn", last_moves)
-    _tell_sitter(table, last_moves)
+    if table.hand.to_move is Role.CAPTAIN:
+        _send_table(table, table.position_of_role(Role.SITTER), "advise", _recent_moves(table, SINCE_CAPTAIN))
     groups.tell_table(table.match, table.seats, table.hand_row, table.hand, last_moves)
 
 
 def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
-    if table.hand.to_move is Role.CAPTAIN:
+    """Within the captain's turn (he took a card), the sitter sees it, to advise
+    on the discard; a computer captain does not wait for advice."""
+    captain = table.seat(table.position_of_role(Role.CAPTAIN))
+    if table.hand.to_move is Role.CAPTAIN and not (captain.player.is_computer or captain.autopilot):
         _send_table(table, table.position_of_role(Role.SITTER), "advise", last_moves)
+
+
+def _recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
+    """The hand's last ``count`` moves, oldest first, as everyone saw them."""
+    logged = table.hand_row.events.filter(kind=state.MOVE).order_by("-seq").values_list("data", flat=True)[:count]
+    return tuple(
+        MoveView(table.name(data["seat"]), data["move"], data.get("automatic", "")) for data in reversed(logged)
+    )
 
 
 def _finish_hand(table: Table) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 
-from ..models import Player
+from ..models import Match, Player
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
@@ -35,6 +35,22 @@ def telegram_player(user_id: int, chat_id: int, name: str, username: str = "", l
 def phone_player(phone: str) -> tuple[Player, bool]:
     """The player of a phone number, registered by his first message."""
     return Player.objects.select_for_update().get_or_create(phone=phone, defaults={"display_name": "…" + phone[-4:]})
+
+
+def computer_player(match: Match, strength: str) -> Player:
+    """A computer player of ``strength`` not yet seated in ``match``. Computer
+    players are shared by every match, so the scoreboard counts each of them
+    once: "Bot 1", "Bot 2" (strong) or "Easy 1", "Easy 2" (simple), short
+    enough for an SMS table."""
+    seated = set(match.seats.values_list("player_id", flat=True))
+    label = {"simple": "Easy", "strong": "Bot"}[strength]
+    for number in range(1, 4):
+        computer, _created = Player.objects.get_or_create(
+            display_name=f"{label} {number}", is_computer=True, defaults={"strength": strength}
+        )
+        if computer.pk not in seated:
+            return computer
+    raise AssertionError("a match has three seats")
 
 
 @transaction.atomic

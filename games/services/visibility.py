@@ -152,7 +152,9 @@ def table_view(
     to_move_position = seat_of_role(hand_row, hand.to_move)
     is_mover = position == to_move_position and not hand.is_over
     moves, knocks = (), {}
-    if is_mover or (role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over):
+    captain = seats[seat_of_role(hand_row, Role.CAPTAIN)]
+    advising = role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over
+    if is_mover or (advising and not (captain.player.is_computer or captain.autopilot)):
         moves, knocks = available_moves(hand)
     return TableView(
         code=match.code,

@@ -37,6 +37,7 @@ class Command(BaseCommand):
         self.stdout.write(f"gin3 in the terminal, as {player.display_name}. Type help, or quit to stop.\n")
         if options["join"]:
             self.command(player, f"join {options['join']}")
+            self.command(player, f"#{str(options['join']).upper()} status")
         else:
             self.command(player, f"new {options['options']}".strip())
             for _ in range(int(options["computers"])):
@@ -52,7 +53,7 @@ class Command(BaseCommand):
             try:
                 line = input("> ")
             except (EOFError, KeyboardInterrupt):
-                self.stdout.write("\nBye. Your match waits for you: run play again with --join to watch it.\n")
+                self.stdout.write(f"\nBye. #{match.code} waits for you: make play ARGS='--join {match.code}'\n")
                 return
             if line.strip().lower() in QUIT_WORDS:
                 return

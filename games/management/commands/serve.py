@@ -58,7 +58,8 @@ class Command(BaseCommand):
         self.stdout.write(
             f"gin3 at http://{host}:{port}/ (admin: /admin/); Ctrl-C stops everything.\n"
             "Play from another terminal: make play (or .venv/bin/python manage.py play).\n"
-            + ("" if settings.TELEGRAM_BOT_TOKEN else "Telegram is off: set TELEGRAM_BOT_TOKEN (README).")
+            + ("" if settings.TELEGRAM_BOT_TOKEN else "Telegram is off: set TELEGRAM_BOT_TOKEN (README).\n")
+            + ("" if settings.SMS_ENABLED else "SMS is off: set TWILIO_* (docs/sms.md).")
         )
         code = Supervisor(children, self.stdout).run()
         if code:
