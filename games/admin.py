@@ -233,6 +233,7 @@ class EventAdmin(ReadOnly, admin.ModelAdmin):
 @admin.register(Outbox)
 class OutboxAdmin(ReadOnly, admin.ModelAdmin):
     list_display = ["created_at", "status", "channel", "kind", "recipient", "attempts", "last_error", "sent_at"]
+    ordering = ["-pk"]  # the newest first: what a moderator looks for
     list_filter = ["status", "channel"]
     search_fields = ["recipient__display_name", "address", "match__code"]
     fields = [

@@ -75,7 +75,21 @@ class Command(BaseCommand):
             # The filesystem broker on one machine: no other worker to sync or gossip with.
             worker += ["--without-mingle", "--without-gossip", "--without-heartbeat"]
         children = [
-            Child("web", [python, "-m", "uvicorn", "gin3site.asgi:application", "--host", host, "--port", str(port)]),
+            Child(
+                "web",
+                [
+                    python,
+                    "-m",
+                    "uvicorn",
+                    "gin3site.asgi:application",
+                    "--host",
+                    host,
+                    "--port",
+                    str(port),
+                    "--lifespan",
+                    "off",
+                ],
+            ),
             Child("worker", worker),
             Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
         ]
