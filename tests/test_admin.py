@@ -20,6 +20,7 @@ from games.models import Event, Match, Outbox, Player
 from games.services import automation, handle, moderation, state
 from games.services.play import load_table
 from games.services.players import terminal_player
+from tests.conftest import engine_hand
 
 
 @pytest.fixture(autouse=True)
@@ -129,6 +130,18 @@ def test_pause_then_resume_restores_the_deadline(admin_client, match, ann):
 def test_a_paused_clock_is_not_enforced(admin_client, match):
     act(admin_client, "match", "pause", [match])
     assert automation.due_deadlines(timezone.now() + timedelta(days=30)) == []
+
+
+def test_a_paused_match_holds_its_computer_players_until_resumed(admin_client, match, ann):
+    """Moderation: while an admin looks into a match, nothing plays by itself."""
+    match = until_to_move(match, ann)
+    handle(ann, str(automation.safe_move(engine_hand(match))), "terminal")
+    if Match.objects.get(pk=match.pk).turn_seat == match.seats.get(player=ann).position:
+        handle(ann, str(automation.safe_move(engine_hand(match))), "terminal")
+    act(admin_client, "match", "pause", [match])
+    assert not automation.play_computer_move(match.pk)
+    act(admin_client, "match", "resume", [match], reason="all clear")
+    assert automation.play_computer_move(match.pk)
 
 
 def test_extend_moves_the_deadline(admin_client, match, ann):

@@ -47,10 +47,11 @@ def _still_current(match_id: int, version: int | None) -> Table | None:
 
 
 def play_computer_move(match_id: int, version: int | None = None) -> bool:
-    """If a computer player is to move, play one move. True if it did."""
+    """If a computer player is to move, play one move. True if it did. Not while
+    an admin has paused the match: a pause holds everything that plays by itself."""
     with transaction.atomic():
         table = _still_current(match_id, version)
-        if table is None:
+        if table is None or table.match.is_paused:
             return False
         position = table.mover
         if not computer_plays(table, position):
