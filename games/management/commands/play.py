@@ -8,13 +8,12 @@ process also plays the computer players' moves itself, so it needs no worker.
 from __future__ import annotations
 
 import getpass
-import sys
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
-from django.db import transaction
-from django.utils import timezone
 
+from bot.backends.terminal import TerminalBackend
+from bot.delivery import deliver_address
 from games.models import Match, Outbox, Player
 from games.services import automation, handle, players
 
@@ -70,14 +69,5 @@ class Command(BaseCommand):
             pass
 
     def show(self, player: Player) -> None:
-        """Print and mark sent what the outbox holds for this terminal."""
-        with transaction.atomic():
-            pending = Outbox.objects.select_for_update().filter(
-                channel=Outbox.Channel.TERMINAL, address=player.terminal_user, status=Outbox.Status.PENDING
-            )
-            for message in pending.order_by("pk"):
-                self.stdout.write(message.text + "\n\n")
-                message.status = Outbox.Status.SENT
-                message.sent_at = timezone.now()
-                message.save(update_fields=["status", "sent_at"])
-        sys.stdout.flush()
+        """Deliver this terminal's messages from the outbox, as any channel's are delivered."""
+        deliver_address(Outbox.Channel.TERMINAL, player.terminal_user, TerminalBackend(self.stdout))
