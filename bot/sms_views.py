@@ -29,10 +29,10 @@ from django.views.decorators.http import require_POST
 from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
-from bot.protocol import OPT_IN_WORDS, OPT_OUT_WORDS, PHONE_PATTERN, ProtocolError, parse
-from bot.render import render
 from games.models import Outbox
 from games.services import handle, linking, players, state
+from games.text.protocol import OPT_IN_WORDS, OPT_OUT_WORDS, PHONE_PATTERN, ProtocolError, parse
+from games.text.render import render
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from celery import Task, shared_task
 from django.utils import timezone
 
-from bot import delivery
+from games.services import delivery
 
 from .models import Match
 from .services import automation

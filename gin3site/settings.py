@@ -179,7 +179,7 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
-# Delivery (bot/delivery.py): the backend class for each channel, like Django's
+# Delivery (games/services/delivery.py): the backend class for each channel, like Django's
 # EMAIL_BACKEND. The console backend logs what would be sent, for a local run.
 CONSOLE_BACKEND = "bot.backends.console.ConsoleBackend"
 GIN3_BACKENDS = {

@@ -21,11 +21,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from bot import ratelimit
-from bot.delivery import deliver
-from bot.telegram import client, polling
+from bot.telegram import polling
 from games.engine import Card, Hand, deadwood, deal, parse_action, parse_cards
 from games.models import Match, Outbox, Player
 from games.services import play, state
+from games.services.delivery import deliver
+from games.text import links
 from tests.fakes.telegram_api import FakeTelegram, FakeUser, SentMessage
 
 WAITING = (Outbox.Status.PENDING, Outbox.Status.SENDING)
@@ -50,7 +51,7 @@ def fake_telegram(settings, monkeypatch) -> Iterator[FakeTelegram]:
         settings.GIN3_BACKENDS = {**settings.GIN3_BACKENDS, "telegram": "bot.backends.telegram.TelegramBackend"}
         settings.GIN3_BACKGROUND = "off"
         settings.REDIS_URL = ""
-        monkeypatch.setattr(client, "_learned_username", "")
+        monkeypatch.setattr(links, "_learned_username", "")
         ratelimit._limiter_for.cache_clear()
         yield fake
         ratelimit._limiter_for.cache_clear()

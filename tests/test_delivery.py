@@ -1,4 +1,4 @@
-"""bot/delivery.py: claiming, sending and retrying outbox messages, and nothing lost with a worker.
+"""games/services/delivery.py: claiming, sending and retrying outbox messages, and nothing lost with a worker.
 
 Why: a message is committed with the move that caused it (the transactional
 outbox), so everything after the commit must get it to the player exactly
@@ -20,12 +20,11 @@ import pytest
 from django.conf import settings as django_settings
 from django.utils import timezone
 
-from bot import delivery
 from bot.backends import memory
-from bot.backends.base import Rejected, RetryLater, Unreachable
 from games import tasks
 from games.models import Outbox, Player
-from games.services import automation, handle, outbox
+from games.services import automation, delivery, handle, outbox
+from games.services.backends import Rejected, RetryLater, Unreachable
 from games.services.players import phone_player, telegram_player
 from tests.conftest import code_in
 from tests.fakes import backends as scripted

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.protocol import MAX_TEAM_TEXT, MOVE_TIMES, Command, NewOptions, ProtocolError, parse
 from games.engine import Card
+from games.text.protocol import MAX_TEAM_TEXT, MOVE_TIMES, Command, NewOptions, ProtocolError, parse
 
 
 def card(text: str) -> Card:

@@ -23,15 +23,15 @@ from django.utils import timezone
 from twilio.base.exceptions import TwilioRestException
 
 from bot.backends import memory
-from bot.backends.base import Rejected, RetryLater, Unreachable
 from bot.backends.sms import TwilioBackend
-from bot.delivery import deliver
-from bot.protocol import ProtocolError, parse
-from bot.sms import is_gsm7, segments
 from games.engine import Knock, Role
 from games.models import Match, Outbox, PhoneLink, Player, ProcessedUpdate
 from games.services import automation, handle, linking, play, state
+from games.services.backends import Rejected, RetryLater, Unreachable
+from games.services.delivery import deliver
 from games.services.players import telegram_player
+from games.text.protocol import ProtocolError, parse
+from games.text.sms import is_gsm7, segments
 from tests.conftest import code_in, refresh
 from tests.fakes.twilio_api import FakeTwilio, sign
 

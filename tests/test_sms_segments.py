@@ -20,14 +20,14 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from bot import sms_views
-from bot.render import SMS_KNOCKS, render
-from bot.sms import compact, fits, is_gsm7, segments
 from games.engine import DECK, Hand, Knock, Phase, Role, deal
 from games.models import Hand as HandRow
 from games.models import Match, Outbox, Player, Seat
 from games.services import automation, handle, linking, play, state
 from games.services.players import phone_player, telegram_player
 from games.services.visibility import MoveView, table_view
+from games.text.render import SMS_KNOCKS, render
+from games.text.sms import compact, fits, is_gsm7, segments
 from tests.conftest import code_in, refresh
 from tests.fakes.twilio_api import num_segments
 

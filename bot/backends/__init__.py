@@ -1,5 +1,5 @@
 """Backends that send outbox messages, one class per channel (``settings.GIN3_BACKENDS``).
 
-The contract is in ``base``; ``bot.delivery`` claims each message, calls the
+The contract is ``games.services.backends``; ``games.services.delivery`` claims each message, calls the
 backend and records what happened.
 """

@@ -5,8 +5,7 @@ from __future__ import annotations
 import logging
 
 from games.models import Outbox
-
-from .base import Backend
+from games.services.backends import Backend
 
 log = logging.getLogger(__name__)
 

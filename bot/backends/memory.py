@@ -8,8 +8,7 @@ and read it after.
 from __future__ import annotations
 
 from games.models import Outbox
-
-from .base import Backend
+from games.services.backends import Backend
 
 sent: list[Outbox] = []
 

@@ -2,7 +2,7 @@
 
 One outbox message is one Twilio message, however long: Twilio splits it into
 segments and the phone joins them again. We only count the segments, for the
-log; the renderer (``bot.render.sms_text``) is what keeps them few.
+log; the renderer (``games.text.render``) is what keeps them few.
 
 A number that sent STOP is never texted: the backend checks before every send
 (the message may have been written before the STOP), and Twilio's own refusal
@@ -17,10 +17,9 @@ from django.conf import settings
 from twilio.base.exceptions import TwilioRestException
 from twilio.rest import Client
 
-from bot.sms import segments
 from games.models import Outbox, Player
-
-from .base import Backend, Rejected, RetryLater, Unreachable
+from games.services.backends import Backend, Rejected, RetryLater, Unreachable
+from games.text.sms import segments
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +59,7 @@ def make_client() -> Client:
 
 
 def mapped(error: TwilioRestException) -> Exception:
-    """Twilio's error as delivery understands it (``bot.backends.base``)."""
+    """Twilio's error as delivery understands it (``games.services.backends``)."""
     reason = f"Twilio {error.code or error.status}: {error.msg}"
     if error.code == OPTED_OUT:
         return Unreachable(reason)

@@ -30,8 +30,7 @@ from telegram.error import BadRequest, Forbidden, RetryAfter
 from bot.ratelimit import Rule, shared_limiter
 from bot.telegram.client import base_url
 from games.models import Outbox
-
-from .base import Backend, Rejected, RetryLater, Unreachable
+from games.services.backends import Backend, Rejected, RetryLater, Unreachable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

@@ -2,7 +2,7 @@
 
 Delivery by the worker skips the terminal channel (the worker has no
 terminal); the play process sends its own player's messages with
-``bot.delivery.deliver_address("terminal", user, TerminalBackend())``.
+``games.services.delivery.deliver_address("terminal", user, TerminalBackend())``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ import sys
 from typing import TextIO
 
 from games.models import Outbox
-
-from .base import Backend
+from games.services.backends import Backend
 
 
 class TerminalBackend(Backend):

@@ -10,6 +10,8 @@ from django.conf import settings
 from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
+from games.text import links
+
 log = logging.getLogger(__name__)
 
 # Telegram's menu: the commands of PROTOCOL.md a player types most.
@@ -33,8 +35,6 @@ MENU = (
     ("lang", "Reply language: en mk he lt mr ms"),
 )
 
-_learned_username = ""
-
 
 def base_url() -> str:
     """PTB's ``base_url``: it appends the token and the method itself."""
@@ -45,37 +45,23 @@ def make_bot() -> Bot:
     return Bot(settings.TELEGRAM_BOT_TOKEN, base_url=base_url())
 
 
-def remember_username(username: str) -> None:
-    """Keep the name getMe gave, so that invite links need no setting."""
-    global _learned_username
-    _learned_username = username or ""
-
-
 def bot_username() -> str:
     """The bot's @username, without the @: from settings, or learned by getMe.
 
     Asked at most once per process, and never from inside a database
     transaction: the transports call this before handing an update on.
     """
-    if settings.TELEGRAM_BOT_USERNAME:
-        return settings.TELEGRAM_BOT_USERNAME
-    if not _learned_username and settings.TELEGRAM_BOT_TOKEN:
+    if not links.bot_username() and settings.TELEGRAM_BOT_TOKEN:
         try:
-            remember_username(asyncio.run(_get_username()))
+            links.remember_bot_username(asyncio.run(_get_username()))
         except (TelegramError, RuntimeError) as error:
             log.warning("getMe failed, invite links are left out: %s", error)
-    return _learned_username
+    return links.bot_username()
 
 
 async def _get_username() -> str:
     async with make_bot() as bot:
         return bot.username
-
-
-def join_link(code: str) -> str:
-    """The deep link that opens the bot and joins match ``code``; "" if the bot's name is unknown."""
-    username = settings.TELEGRAM_BOT_USERNAME or _learned_username
-    return f"https://t.me/{username}?start=join_{code}" if username else ""
 
 
 async def register_commands(bot: Bot) -> None:

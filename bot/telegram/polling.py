@@ -17,7 +17,9 @@ from telegram import Update
 from telegram.error import TelegramError
 from telegram.ext import Application, ContextTypes, TypeHandler
 
-from .client import base_url, register_commands, remember_username
+from games.text.links import remember_bot_username
+
+from .client import base_url, register_commands
 from .updates import ALLOWED_UPDATES, PressAnswer, process
 
 log = logging.getLogger(__name__)
@@ -66,7 +68,7 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
 async def serve(application: Application, stop: asyncio.Event, poll_timeout: int = POLL_TIMEOUT) -> None:
     """Poll until ``stop`` is set: register the menu, then hand on every update."""
     async with application:
-        remember_username(application.bot.username)
+        remember_bot_username(application.bot.username)
         await register_commands(application.bot)
         await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES, timeout=poll_timeout)
         await application.start()

@@ -18,9 +18,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 
-from bot.protocol import ProtocolError, parse
 from games.models import Match, Outbox, Player
 from games.services import automation, groups, handle, outbox, players, state
+from games.text.protocol import ProtocolError, parse
 
 from .client import bot_username
 

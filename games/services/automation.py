@@ -16,10 +16,10 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bot.render import deadline_text
 from games.engine import Action, Draw, Event, Hand, Pass, Role
 from games.engine.bots import bot_view, make_strategy
 from games.engine.hand import Discard, Phase, parse_action
+from games.text.render import deadline_text
 
 from ..models import Match, Outbox, Player, Seat
 from . import outbox

@@ -15,9 +15,9 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bot.protocol import Command, ProtocolError, parse
-from bot.telegram.client import join_link
 from games.engine import Role, parse_action
+from games.text.links import join_link
+from games.text.protocol import Command, ProtocolError, parse
 
 from ..models import Match, Player, Seat
 from . import automation, linking, matches, outbox, play, state
@@ -25,7 +25,7 @@ from .errors import ServiceError, StaleError
 from .visibility import table_view
 
 log = logging.getLogger(__name__)
-Reply = object  # a str or a view that bot.render renders
+Reply = object  # a str or a view that games.text.render renders
 
 
 def handle(
@@ -54,7 +54,7 @@ def handle(
         with translation.override(player.language):
             reply = _carry_out(player, text)
         if reply_inline:
-            from bot.render import render
+            from games.text.render import render
 
             with translation.override(player.language):
                 return render(reply() if callable(reply) else reply, channel).text
@@ -206,7 +206,7 @@ def _new(player: Player, command: Command) -> Reply:
 
 
 def _duration(seconds: int) -> str:
-    from bot.protocol import MOVE_TIMES
+    from games.text.protocol import MOVE_TIMES
 
     return next((name for name, value in MOVE_TIMES.items() if value == seconds), f"{seconds}s")
 

@@ -11,8 +11,8 @@ from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from bot.render import render
 from games.engine import Hand
+from games.text.render import render
 
 from ..models import Hand as HandRow
 from ..models import Match, Outbox, Player, Seat

@@ -21,8 +21,8 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext as _
 
-from bot.protocol import Command
-from bot.render import render
+from games.text.protocol import Command
+from games.text.render import render
 
 from ..models import Match, Outbox, PhoneLink, Player
 from . import automation, outbox

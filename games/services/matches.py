@@ -7,7 +7,7 @@ import secrets
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from bot.protocol import NewOptions
+from games.text.protocol import NewOptions
 
 from ..models import Match, Player, Seat, Strength
 from . import outbox, play, players, state

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from bot.render import deadline_text
+from games.text.render import deadline_text
 
 from ..models import Match, Player, Seat, Strength
 from . import outbox, play, players, state

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from django.db import transaction
 from django.utils import translation
 
-from bot.render import render
+from games.text.render import render
 
 from ..models import Match, Outbox, Player
 

@@ -14,8 +14,8 @@ import os
 import time
 from pathlib import Path
 
-from bot.backends.base import Backend
 from games.models import Outbox
+from games.services.backends import Backend
 
 script: list[object] = []
 sent: list[Outbox] = []

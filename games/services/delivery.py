@@ -2,7 +2,7 @@
 
 Services write messages as ``Outbox`` rows in the transaction of the change
 that caused them; after the commit ``games.tasks.deliver_message`` calls
-``deliver``. The backend contract is in ``bot.backends.base``.
+``deliver``. The backend contract is in ``games.services.backends``.
 
 Two rules shape this module:
 
@@ -33,7 +33,7 @@ from games import scheduling
 from games.models import Outbox
 from games.services import automation
 
-from .backends.base import Backend, Rejected, RetryLater, Unreachable
+from .backends import Backend, Rejected, RetryLater, Unreachable
 
 log = logging.getLogger(__name__)
 

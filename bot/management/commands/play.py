@@ -13,9 +13,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from bot.backends.terminal import TerminalBackend
-from bot.delivery import deliver_address
 from games.models import Match, Outbox, Player
 from games.services import automation, handle, players
+from games.services.delivery import deliver_address
 
 QUIT_WORDS = ("quit", "exit")
 
