@@ -19,7 +19,6 @@ import re
 
 from django.conf import settings
 from django.core.exceptions import SuspiciousOperation
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.http.multipartparser import MultiPartParserError
 from django.utils import translation
@@ -29,8 +28,11 @@ from django.views.decorators.http import require_POST
 from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
+from bot.backends.sms import MAX_BODY
 from games.models import Outbox
 from games.services import handle, linking, players, state
+from games.services.backends import split_text
+from games.services.change import change
 from games.text.protocol import OPT_IN_WORDS, OPT_OUT_WORDS, PHONE_PATTERN, ProtocolError, parse
 from games.text.render import render
 
@@ -78,7 +80,8 @@ def public_url(request: HttpRequest) -> str:
 def twiml(replies: list[str]) -> HttpResponse:
     response = MessagingResponse()
     for reply in replies:
-        response.message(reply)
+        for body in split_text(reply, MAX_BODY):
+            response.message(body)
     return HttpResponse(str(response), content_type="text/xml; charset=utf-8")
 
 
@@ -91,7 +94,7 @@ def receive(phone: str, body: str, message_sid: str) -> list[str]:
     """
     key = f"sms:{message_sid}"
     word = NOT_A_LETTER.sub("", body).lower()
-    with transaction.atomic():
+    with change():
         player, created = players.phone_player(phone)
         with translation.override(player.language):
             if word in OPT_OUT_WORDS:

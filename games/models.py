@@ -44,6 +44,8 @@ class Player(models.Model):
     terminal_user = models.CharField(max_length=64, null=True, blank=True, unique=True)
     notify_by = models.CharField(max_length=10, choices=Notify.choices, default=Notify.AUTO)
     last_channel = models.CharField(max_length=10, blank=True)
+    tables_explained = models.BooleanField(default=False, help_text=_("He was told once how to read a table."))
+    advises = models.BooleanField(default=True, help_text=_("As the sitter he gets the captain's cards to advise on."))
     is_computer = models.BooleanField(default=False)
     strength = models.CharField(max_length=10, choices=Strength.choices, blank=True)
     banned = models.BooleanField(default=False)
@@ -101,12 +103,19 @@ class Match(models.Model):
     undercut_bonus = models.PositiveSmallIntegerField(default=10)
     target = models.PositiveSmallIntegerField(default=100)
     may_discard_taken = models.BooleanField(default=False)
+    is_open = models.BooleanField(default=False, db_index=True, help_text=_("Listed in the public lobby."))
     move_seconds = models.PositiveIntegerField(default=86400)
-    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
-    reminded = models.BooleanField(default=False)
+    deadline = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text=_("When the turn's time runs out; the clock scan acts then.")
+    )
+    remind_at = models.DateTimeField(
+        null=True, blank=True, db_index=True, help_text=_("When the player to move is reminded; empty once he was.")
+    )
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_remaining = models.DurationField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    event_count = models.PositiveIntegerField(default=0, help_text=_("The seq of the match's last event."))
+    current_hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     turn_seat = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text=_("Seat position of the player to move.")
     )
@@ -234,6 +243,7 @@ class Outbox(models.Model):
         SENDING = "sending", _("sending")  # claimed by a worker until next_attempt_at (its lease)
         SENT = "sent", _("sent")
         FAILED = "failed", _("failed")
+        SUPERSEDED = "superseded", _("not sent: a newer table replaced it")
 
     class Channel(models.TextChoices):
         TELEGRAM = "telegram", _("Telegram")
@@ -261,7 +271,10 @@ class Outbox(models.Model):
     class Meta:
         ordering = ["pk"]
         verbose_name = "outgoing message"
-        indexes = [models.Index(fields=["status", "next_attempt_at"])]
+        indexes = [
+            models.Index(fields=["status", "next_attempt_at"]),
+            models.Index(fields=["channel", "address", "status"], name="outbox_address_unfinished"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} to {self.address} ({self.status})"

@@ -1,42 +1,40 @@
-"""Background work that a committed change asks for: delivery, computer moves, turn clocks.
+"""Publishing the background work a committed change asks for.
 
-Services call these only from ``transaction.on_commit`` so that a task never
-sees a change that might still roll back. With ``GIN3_BACKGROUND=off`` (the
-terminal channel, most tests) nothing is enqueued and the caller drives the
-work itself; the periodic sweep (``games.tasks.sweep``) catches anything left
-either way.
+A change publishes at most one task, after its commit (``services.change``):
+``games.tasks.follow_up`` with the messages to deliver and the computer
+moves that are due. Clocks publish nothing: deadlines and reminders are
+columns that the clock scan reads (``games.tasks.scan_clocks``). Tasks are
+published by name, so the services below never import the tasks above them.
+
+With ``GIN3_BACKGROUND=off`` (the terminal channel, most tests) nothing is
+published and the caller drives the work itself; the clock scan and the
+message sweep catch anything left either way.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from celery import current_app
 from django.conf import settings
 from django.utils import timezone
+
+FOLLOW_UP = "games.tasks.follow_up"
+DELIVER = "games.tasks.deliver_message"
 
 
 def _enabled() -> bool:
     return settings.GIN3_BACKGROUND != "off"
 
 
+def follow_up(message_ids: list[int], computer_moves: list[tuple[int, int]]) -> None:
+    """Deliver these messages and play these computer moves: one publish for one change."""
+    if _enabled():
+        current_app.send_task(FOLLOW_UP, args=(message_ids, computer_moves))
+
+
 def deliver(message_id: int, when: datetime | None = None) -> None:
-    """Send a message now, or at ``when`` (a retry)."""
+    """Send a message at ``when`` (a retry after a rate limit or a network error)."""
     if _enabled():
-        from .tasks import deliver_message, run_at
-
-        run_at(deliver_message, (message_id,), when or timezone.now())
-
-
-def computer_move(match_id: int, version: int) -> None:
-    if _enabled():
-        from .tasks import play_computer_move
-
-        play_computer_move.delay(match_id, version)
-
-
-def turn_clock(match_id: int, version: int, deadline: datetime | None) -> None:
-    """The reminder and the deadline of the turn that starts or goes on at ``version``."""
-    if _enabled() and deadline is not None:
-        from .tasks import schedule_turn_clock
-
-        schedule_turn_clock(match_id, version)
+        wait = max(((when or timezone.now()) - timezone.now()).total_seconds(), 0)
+        current_app.send_task(DELIVER, args=(message_id,), countdown=wait)

@@ -144,8 +144,9 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # A task taken but not acknowledged goes back to the queue after this long:
-    # the longest countdown we ever give a task (games.tasks.MAX_COUNTDOWN) stays
-    # below it, or Redis would hand the waiting task to a second worker.
+    # the longest countdown we ever give a task (a delivery retry, at most about
+    # 20 minutes: games.services.delivery) stays below it, or Redis would hand the
+    # waiting task to a second worker. Turn clocks wait in the database, not here.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
     CELERY_BROKER_URL = "filesystem://"
@@ -169,14 +170,23 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True  # the database is the record; no result backend
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+# Beat's two clocks: the scan that acts on due deadlines and reminders (every
+# deadline is acted on within a few seconds of its time), and the sweep that
+# delivers messages whose task was lost. A run that waited past the next one is
+# dropped: the next one does its work.
+GIN3_CLOCK_SECONDS = float(os.environ.get("GIN3_CLOCK_SECONDS", "2"))
 GIN3_SWEEP_SECONDS = 30
 CELERY_BEAT_SCHEDULE = {
+    "scan-clocks": {
+        "task": "games.tasks.scan_clocks",
+        "schedule": GIN3_CLOCK_SECONDS,
+        "options": {"expires": GIN3_CLOCK_SECONDS},
+    },
     "sweep": {
         "task": "games.tasks.sweep",
         "schedule": GIN3_SWEEP_SECONDS,
-        # A sweep that waited past the next one is dropped: the next one does its work.
         "options": {"expires": GIN3_SWEEP_SECONDS},
-    }
+    },
 }
 
 # Delivery (games/services/delivery.py): the backend class for each channel, like Django's
@@ -193,6 +203,9 @@ GIN3_BACKENDS = {
 # (the terminal channel drives computer players itself) and to the sweep.
 GIN3_BACKGROUND = os.environ.get("GIN3_BACKGROUND", "celery")
 GIN3_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
+# A player's commands per minute before they are refused (games.services.commands):
+# a person types a few a turn; a flood of team messages must not bury a turn notice.
+GIN3_COMMANDS_PER_MINUTE = int(os.environ.get("GIN3_COMMANDS_PER_MINUTE", "30"))
 
 # Telegram: the bot's token from @BotFather; a self-hosted Bot API server (or a
 # test fake) instead of api.telegram.org; the secret Telegram sends back with

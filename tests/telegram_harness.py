@@ -17,14 +17,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from django.db import transaction
 from django.utils import timezone
 
-from bot import ratelimit
 from bot.telegram import polling
+from games import ratelimit
 from games.engine import Card, Hand, deadwood, deal, parse_action, parse_cards
 from games.models import Match, Outbox, Player
 from games.services import play, state
+from games.services.change import change
 from games.services.delivery import deliver
 from games.text import links
 from tests.fakes.telegram_api import FakeTelegram, FakeUser, SentMessage
@@ -184,7 +184,7 @@ def table_of(tg: FakeTelegram, user: FakeUser) -> SentMessage:
 
 
 def current_hand(match: Match) -> Hand:
-    with transaction.atomic():
+    with change():
         return play.load_table(match.pk).hand
 
 
@@ -226,7 +226,7 @@ def hidden_cards(player: Player) -> Iterator[tuple[Match, int, set[Card]]]:
         position = match.seats.get(player=player).position
         hand = deal(parse_cards(hand_row.deck), match.options)
         public = set(hand.pile)
-        for move in state.moves_of(hand_row):
+        for move in (data["move"] for data in state.moves_of(hand_row)):
             hand, _events = hand.apply(parse_action(move))
             public |= set(hand.pile)
         role = {hand_row.box: "box", hand_row.captain: "captain", hand_row.sitter: "sitter"}[position]

@@ -12,15 +12,15 @@ from datetime import timedelta
 import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.messages import get_messages
-from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Event, Match, Outbox, Player
 from games.services import automation, handle, moderation, state
+from games.services.change import change
 from games.services.play import load_table
 from games.services.players import terminal_player
-from tests.conftest import engine_hand
+from tests.conftest import engine_hand, refresh
 
 
 @pytest.fixture(autouse=True)
@@ -129,7 +129,12 @@ def test_pause_then_resume_restores_the_deadline(admin_client, match, ann):
 
 def test_a_paused_clock_is_not_enforced(admin_client, match):
     act(admin_client, "match", "pause", [match])
-    assert automation.due_deadlines(timezone.now() + timedelta(days=30)) == []
+    assert refresh(match).deadline is None
+    assert automation.scan_clocks(now=timezone.now() + timedelta(days=30)) == {
+        "deadline": 0,
+        "remind_at": 0,
+        "lobby": 0,
+    }
 
 
 def test_a_paused_match_holds_its_computer_players_until_resumed(admin_client, match, ann):
@@ -170,7 +175,7 @@ def test_replace_with_a_computer_player_who_then_moves(admin_client, match, ann)
 def test_an_old_button_is_refused_after_an_admin_action(admin_client, match, ann):
     match = until_to_move(match, ann)
     act(admin_client, "match", "extend", [match], hours="1")
-    with transaction.atomic():
+    with change():
         move = automation.safe_move(load_table(match.pk).hand)
     moves = match.events.filter(kind="move").count()
     handle(ann, f"#{match.code}@{match.version} {move}", "terminal")
@@ -263,9 +268,10 @@ def test_player_list_counts_finished_matches(admin_client, match, ann):
 
 
 def test_a_suggestion_is_hidden_until_its_hand_ends(admin_client, match):
-    with transaction.atomic():
-        card = load_table(match.pk).hand.captain[0]
-        event = state.append_event(match, "suggestion", match.hands.get(), None, move=f"discard {card}")
+    with change():
+        table = load_table(match.pk)
+        card = table.hand.captain[0]
+        event = state.append_event(table.match, "suggestion", table.hand_row, None, move=f"discard {card}")
     response = admin_client.get(reverse("admin:games_event_change", args=[event.pk]))
     assert response.status_code == 200
     assert f"discard {card}" not in response.content.decode()

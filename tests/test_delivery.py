@@ -24,7 +24,8 @@ from bot.backends import memory
 from games import tasks
 from games.models import Outbox, Player
 from games.services import automation, delivery, handle, outbox
-from games.services.backends import Rejected, RetryLater, Unreachable
+from games.services.backends import Rejected, RetryLater, Unreachable, split_text
+from games.services.change import change
 from games.services.players import phone_player, telegram_player
 from tests.conftest import code_in
 from tests.fakes import backends as scripted
@@ -66,7 +67,9 @@ def tess(db) -> Player:
 
 def note(player: Player, text: str) -> Outbox:
     """A message waiting to be sent (its task is not run: tests deliver by hand)."""
-    return outbox.send(player, "note", text)
+    with change():
+        outbox.send(player, "note", text)
+    return Outbox.objects.filter(recipient=player).latest("pk")
 
 
 def refresh(message: Outbox) -> Outbox:
@@ -234,7 +237,7 @@ def test_the_sweep_delivers_what_was_lost(worker, settings, tess, clock):
     stuck = note(ted, "its worker died")
     delivery.claim(stuck.channel, stuck.address)
     clock(delivery.LEASE.total_seconds() + 1)
-    assert tasks.sweep.delay().get(**RESULT)["messages"] == 2
+    assert tasks.sweep.delay().get(**RESULT) == 2
     wait_until(lambda: {refresh(lost).status, refresh(stuck).status} == {Outbox.Status.SENT})
 
 
@@ -306,3 +309,13 @@ def stop(*processes: subprocess.Popen | None) -> None:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+@pytest.mark.parametrize("limit", [10, 50, 4096])
+def test_a_long_text_is_split_between_lines_into_parts_a_platform_accepts(limit):
+    text = "\n".join(f"line {number}: " + "y" * (number % 17) for number in range(60)) + "\n" + "z" * 120
+    parts = split_text(text, limit)
+    assert all(0 < len(part) <= limit for part in parts)
+    assert "".join(parts).replace("\n", "") == text.replace("\n", "")
+    if limit == 4096:
+        assert parts == [text]

@@ -10,12 +10,12 @@ import re
 from itertools import count
 
 import pytest
-from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Hand, Match, Player, Seat
 from games.services import automation, handle, moderation
+from games.services.change import change
 from games.services.play import load_table
 from games.services.players import terminal_player
 
@@ -46,7 +46,7 @@ def step(match: Match, player: Player) -> None:
     """One move: a computer player's if one is to move, else the player's safe move."""
     if automation.play_computer_move(match.pk):
         return
-    with transaction.atomic():
+    with change():
         move = automation.safe_move(load_table(match.pk).hand)
     handle(player, str(move), "terminal")
 
@@ -59,7 +59,7 @@ def page(client, match: Match) -> str:
 
 def hidden_cards(match: Match) -> set[str]:
     """The cards nobody outside may see now: both hands and the stock."""
-    with transaction.atomic():
+    with change():
         hand = load_table(match.pk).hand
     return {str(card) for card in (*hand.box, *hand.captain, *hand.stock)}
 
@@ -149,7 +149,7 @@ def test_running_match_shows_no_hidden_card(client, ann):
 @pytest.mark.django_db
 def test_running_match_shows_the_public_table(client, ann):
     match = running_match(ann)
-    with transaction.atomic():
+    with change():
         table = load_table(match.pk)
     html = page(client, match)
     assert str(table.hand.pile[-1]) in html

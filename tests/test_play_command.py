@@ -6,11 +6,11 @@ import io
 
 import pytest
 from django.core.management import call_command
-from django.db import transaction
 
 from games.engine import Knock
 from games.models import Match, Outbox
 from games.services import automation
+from games.services.change import change
 from games.services.play import load_table
 
 
@@ -19,7 +19,7 @@ def typist(name: str):
 
     def answer(prompt: str = "") -> str:
         match = Match.objects.filter(seats__player__display_name=name).latest("pk")
-        with transaction.atomic():
+        with change():
             table = load_table(match.pk)
             knocks = [action for action in table.hand.legal_actions() if isinstance(action, Knock)]
             return str(knocks[0] if knocks else automation.safe_move(table.hand))

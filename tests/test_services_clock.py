@@ -17,6 +17,7 @@ from games.engine import Role
 from games.models import Match
 from games.services import automation, handle
 from tests.conftest import (
+    code_in,
     engine_hand,
     events_of,
     hand_row,
@@ -128,7 +129,20 @@ def test_a_seat_on_autopilot_is_played_by_the_computer(match3):
     captain = miss_three_turns(match3)
     assert mover(match3) == captain
     assert automation.play_computer_move(match3.pk)
-    assert moves(match3)[-1][1] == "computer"
+    assert moves(match3)[-1][1] == "autopilot"  # said as made for him, not as his own (issue 9)
+    assert events_of(match3, "move")[-1].actor is None
+
+
+def test_a_player_a_computer_plays_for_gets_no_tables_only_results(match3):
+    """Issue 9: 107 texts in one match to a player who was away; now the takeover
+    notice, the results of the hands, and the table when he comes back."""
+    captain = miss_three_turns(match3)
+    before = len(outbox_of(captain))
+    for _move in range(40):
+        if not automation.play_computer_move(match3.pk):
+            play_move(match3, safe_action)
+    kinds = {message.kind for message in outbox_of(captain)[before:]}
+    assert kinds <= {"result", "cut"}, kinds
 
 
 def test_any_command_from_the_player_on_autopilot_brings_him_back(match3):
@@ -146,12 +160,32 @@ def test_a_paused_match_does_not_time_out(match3):
     before = snapshot(match3)
     assert not automation.enforce_deadline(match3.pk)
     assert snapshot(match3) == before
-    assert (match3.pk, refresh(match3).version) not in automation.due_deadlines()
+    assert automation.scan_clocks()["deadline"] == 0
+    assert snapshot(match3) == before
 
 
-def test_a_missed_deadline_is_found_by_the_sweep(match3):
+def test_a_missed_deadline_is_found_by_the_clock_scan(match3):
+    captain = mover(match3)
     expire(match3)
-    assert automation.due_deadlines() == [(match3.pk, refresh(match3).version)]
+    assert automation.scan_clocks() == {"deadline": 1, "remind_at": 0, "lobby": 0}
+    assert match3.seats.get(player=captain).timeouts_in_row == 1
+    assert automation.scan_clocks() == {"deadline": 0, "remind_at": 0, "lobby": 0}
+
+
+def test_the_clock_scan_acts_on_each_due_match_once_and_leaves_the_others(make_player):
+    due, waiting = (match_of(*(make_player(f"{prefix}{n}") for n in range(3))) for prefix in ("a", "b"))
+    expire(due)
+    before = snapshot(waiting)
+    assert automation.scan_clocks()["deadline"] == 1
+    assert [automatic for _move, automatic in moves(due)] == ["timeout"]
+    assert snapshot(waiting) == before
+
+
+def match_of(first, second, third) -> Match:
+    code = code_in(handle(first, "new", "terminal"))
+    handle(second, f"join {code}", "terminal")
+    handle(third, f"join {code}", "terminal")
+    return Match.objects.get(code=code)
 
 
 def test_r3_2_the_sitters_waiting_suggestion_is_played_at_the_deadline(match3):
@@ -165,10 +199,10 @@ def test_r3_2_the_sitters_waiting_suggestion_is_played_at_the_deadline(match3):
 
 def test_the_reminder_is_sent_once_when_most_of_the_time_is_used(match3):
     captain = mover(match3)
-    assert automation.due_reminders() == []
-    Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() + timedelta(seconds=match3.move_seconds // 10))
-    assert automation.due_reminders() == [(match3.pk, refresh(match3).version)]
-    assert automation.send_reminder(match3.pk)
+    assert automation.scan_clocks()["remind_at"] == 0
+    assert not automation.send_reminder(match3.pk)
+    Match.objects.filter(pk=match3.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
+    assert automation.scan_clocks()["remind_at"] == 1
     assert not automation.send_reminder(match3.pk)
     (reminder,) = outbox_of(captain, "reminder")
     assert f"it is your move in #{match3.code}" in reminder.text

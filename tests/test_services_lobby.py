@@ -13,7 +13,8 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Outbox, ProcessedUpdate
-from games.services import commands, handle
+from games.services import handle
+from games.services.commands import account
 from tests.conftest import code_in, events_of, hand_row, mover, outbox_of, refresh, snapshot
 
 
@@ -94,11 +95,25 @@ def test_join_twice_is_refused(alice):
 
 def test_bot_fills_a_seat_and_the_second_starts_the_match(alice):
     match = new_match(alice)
-    assert "computer player joined" in handle(alice, "bot", "terminal")
-    assert "It starts now" in handle(alice, "bot", "terminal")
+    assert handle(alice, "bot", "terminal") == f"Bot 1, a computer player, joined #{match.code}."
+    assert handle(alice, "bot", "terminal") == f"Bot 2, a computer player, joined #{match.code}."
     match = refresh(match)
     assert match.status == Match.Status.RUNNING
     assert match.seats.filter(player__is_computer=True).count() == 2
+
+
+def test_each_seat_taken_is_told_once_and_the_joiner_hears_his_reply_before_the_cut(alice, bob, carol):
+    """Issue 9: no "Bot 1 joined" beside "a computer player joined"; "You joined" before the deal."""
+    match = new_match(alice)
+    handle(alice, "bot", "terminal")
+    handle(bob, f"join {match.code}", "terminal")
+    assert [message.text for message in outbox_of(alice)[1:]][:2] == [
+        f"Bot 1, a computer player, joined #{match.code}.",
+        f"Bob joined #{match.code}.",
+    ]
+    first_to_bob = outbox_of(bob)[0]
+    assert (first_to_bob.kind, first_to_bob.text) == ("reply", f"You joined #{match.code}.")
+    assert outbox_of(bob)[1].kind == "cut"
 
 
 def test_bot_in_a_running_match_says_it_has_started(match3, alice):
@@ -141,7 +156,9 @@ def test_leave_a_started_match_says_to_resign(match3, alice):
 def test_resign_gives_the_match_to_the_leader_of_the_others_and_tells_everyone(match3, alice, bob, carol):
     match3.seats.filter(player=carol).update(score=40)
     match3.seats.filter(player=bob).update(score=30)
-    reply = handle(alice, "resign", "terminal")
+    assert "To confirm: #" in handle(alice, "resign", "terminal")
+    assert refresh(match3).status == Match.Status.RUNNING
+    reply = handle(alice, "resign yes", "terminal")
     assert "You resigned" in reply and "Carol wins the match" in reply
     match = refresh(match3)
     assert (match.status, match.winner) == (Match.Status.FINISHED, carol)
@@ -166,7 +183,8 @@ def test_help_names_the_moves_of_the_player_to_move(match3):
 
 
 def test_help_without_a_match_says_how_to_start(alice):
-    assert "new [5m|1h|12h|1d|3d|7d]" in handle(alice, "help", "terminal")
+    reply = handle(alice, "help", "terminal")
+    assert "You are in no match. new starts one" in reply and "join CODE" in reply
 
 
 def test_an_unknown_command_gets_a_reason_and_changes_nothing(match3, alice):
@@ -205,10 +223,12 @@ def second_match(alice, dave):
     return refresh(match)
 
 
-def test_a_player_in_two_matches_is_asked_which_one(match3, second_match, alice):
+def test_status_with_two_matches_lists_them_with_whose_turn_it_is(match3, second_match, alice):
     reply = handle(alice, "status", "terminal")
-    assert "Which match?" in reply
-    assert f"#{match3.code}" in reply and f"#{second_match.code}" in reply
+    assert reply.startswith("Your matches:")
+    for match in (match3, second_match):
+        line = next(line for line in reply.splitlines() if line.startswith(f"#{match.code}"))
+        assert "your move" in line or "to move" in line or "advise" in line
 
 
 def test_the_code_in_front_names_the_match(match3, second_match, alice):
@@ -224,7 +244,7 @@ def alice_to_move_in(alice, others) -> Match:
             handle(other, f"join {match.code}", "terminal")
         if mover(match) == alice:
             return match
-        handle(alice, f"#{match.code} resign", "terminal")
+        handle(alice, f"#{match.code} resign yes", "terminal")
     raise AssertionError("Alice was never the captain")
 
 
@@ -250,7 +270,7 @@ def test_a_code_he_is_not_in_is_refused(match3, dave):
 def test_lang_stores_the_language_and_replies_in_it(alice, monkeypatch):
     from django.utils import translation
 
-    monkeypatch.setattr(commands, "_", lambda text: f"[{translation.get_language()}] {text}")
+    monkeypatch.setattr(account, "_", lambda text: f"[{translation.get_language()}] {text}")
     reply = handle(alice, "lang mk", "terminal")
     alice.refresh_from_db()
     assert alice.language == "mk"

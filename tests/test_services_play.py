@@ -139,12 +139,15 @@ def test_r8_3_a_gin_ends_the_hand_scores_and_deals_the_next(match3, alice, bob, 
 
 
 def test_the_move_that_reaches_the_target_finishes_the_match(match3):
-    """The last move's reply cannot be the table: the match is over, and the move stands."""
+    """The last move's reply is the result that says who won, once: no table, no "is over" below it."""
     rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")
     _box, captain, _sitter = roles(match3)
     match3.seats.filter(player=captain).update(score=90)
     handle(captain, "take", "terminal")
-    assert "is over" in handle(captain, "knock Kd", "terminal")
+    before = len(outbox_of(captain))
+    reply = handle(captain, "knock Kd", "terminal")
+    assert "wins the match!" in reply
+    assert [message.text for message in outbox_of(captain)[before:]] == [reply]
     match = refresh(match3)
     assert (match.status, match.winner, match.turn_seat) == (Match.Status.FINISHED, captain, None)
     assert events_of(match)[-1].data == {"winner": captain.pk, "reason": "target"}
@@ -286,7 +289,7 @@ def test_replaying_the_log_reproduces_the_hand_step_by_step(match3):
             break
         expected, _events = expected.apply(action)
         assert state.load_hand(refresh(match3), row) == expected
-        assert [parse_action(move) for move in state.moves_of(row)][-1] == action
+        assert [parse_action(data["move"]) for data in state.moves_of(row)][-1] == action
 
 
 def test_r4_4_the_deck_commitment_is_published_at_the_deal_and_the_deck_revealed_at_the_end(match3):
@@ -345,7 +348,7 @@ def test_every_hand_of_a_whole_game_replays_to_its_logged_result(finished_match)
 
 def test_a_move_after_the_end_is_refused(match3, alice):
     captain = player_in_role(match3, Role.CAPTAIN)
-    handle(alice, "resign", "terminal")
+    handle(alice, "resign yes", "terminal")
     before = snapshot(match3)
     assert "is not running" in handle(captain, f"#{match3.code} take", "terminal")
     assert snapshot(match3) == before

@@ -24,10 +24,12 @@ from games.engine import DECK, Hand, Knock, Phase, Role, deal
 from games.models import Hand as HandRow
 from games.models import Match, Outbox, Player, Seat
 from games.services import automation, handle, linking, play, state
+from games.services.change import change
 from games.services.players import phone_player, telegram_player
 from games.services.visibility import MoveView, table_view
-from games.text.render import SMS_KNOCKS, render
+from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
+from games.text.style import SMS_KNOCKS
 from tests.conftest import code_in, refresh
 from tests.fakes.twilio_api import num_segments
 
@@ -237,7 +239,8 @@ def catalogue(language: str) -> dict[str, list[str]]:
 
     def say(kind: str, command: str) -> str:
         reply = handle(sam, command, "sms", reply_inline=True)
-        texts[kind].append(reply)
+        if reply:  # a move that ends his turn is not answered by SMS
+            texts[kind].append(reply)
         return reply
 
     say("reply", f"lang {language}")
@@ -261,13 +264,14 @@ def catalogue(language: str) -> dict[str, list[str]]:
         say("reply", "bot")
         match = Match.objects.get(code=code)
         while refresh(match).status == Match.Status.RUNNING:
-            with transaction.atomic():
+            with change():
                 table = play.load_table(match.pk)
             mover = table.seat(table.mover).player
             sitter = table.seat(table.position_of_role(Role.SITTER)).player
             if mover == sam and "reminder" not in done:
                 done.add("reminder")
-                automation.send_reminder(match.pk)
+                Match.objects.filter(pk=match.pk).update(remind_at=timezone.now())
+                assert automation.send_reminder(match.pk)
                 say("service error", "take" if table.hand.phase is Phase.DISCARD else "knock 7h")
             timeout = f"{'sam' if mover == sam else 'tess'}'s time ran out"
             if not mover.is_computer and timeout not in done and table.hand.turns:
@@ -286,7 +290,8 @@ def catalogue(language: str) -> dict[str, list[str]]:
             if mover.is_computer:
                 automation.play_computer_move(match.pk)
             elif mover == sam:
-                say("table", choose(table.hand))
+                move = choose(table.hand)
+                say("result" if move.startswith("knock") else "table", move)  # a knock is answered by the result
             else:
                 handle(tess, choose(table.hand), "telegram")
         say("score", "score")

@@ -1,11 +1,11 @@
-"""games/tasks.py: turn clocks, reminders, computer moves and the sweep, through a real Celery worker.
+"""games/tasks.py: a change's follow-up, the clock scan and the message sweep, through a real Celery worker.
 
-Why: a task may run twice, late, or never (ARCHITECTURE.md: deadlines live
-in the database), and what saves us (the version check, the match lock, the
-sweep) only shows when a worker on a broker meets the database. So these
-tests enqueue tasks to a worker running in a thread, on Kombu's in-memory
-broker and, when REDIS_URL is set, on Redis (tests/workers.py). Time is
-controlled, never slept on: a deadline is moved into the past in the
+Why: a task may run twice, late, or never (ARCHITECTURE.md: deadlines live in
+the database), and what saves us (the version check, the match lock, SKIP
+LOCKED, the scan) only shows when a worker on a broker meets the database.
+So these tests enqueue tasks to a worker running in a thread, on Kombu's
+in-memory broker and, when REDIS_URL is set, on Redis (tests/workers.py).
+Time is controlled, never slept on: a deadline is moved into the past in the
 database, or ``timezone.now`` is moved forward.
 """
 
@@ -14,20 +14,20 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from celery.worker import state as worker_state
-from django.db import transaction
+from celery import current_app
 from django.utils import timezone
 
 from bot.backends import memory
 from games import tasks
+from games.engine import Phase
 from games.models import Event, Match, Outbox, Seat
 from games.services import automation, handle, play
+from games.services.change import change
 from games.services.players import telegram_player
 from tests.conftest import code_in, mover, play_move, refresh, run_computers, snapshot
 from tests.workers import BROKERS, RESULT, running_worker, wait_until
 
-CLOCK_5M = 300
-CLOCK_1D = 86400
+NO_CLOCK = {"deadline": 0, "remind_at": 0, "lobby": 0}
 
 
 @pytest.fixture(params=BROKERS)
@@ -79,37 +79,30 @@ def timeouts(match: Match) -> list[Event]:
     return [event for event in moves if event.data.get("automatic", "").startswith("timeout")]
 
 
-def countdowns(monkeypatch) -> dict[str, float]:
-    """Record the countdown of every clock task enqueued instead of enqueueing it."""
-    enqueued: dict[str, float] = {}
-    for task in (tasks.send_reminder, tasks.enforce_deadline):
-        monkeypatch.setattr(
-            task, "apply_async", lambda args, countdown, name=task.name: enqueued.__setitem__(name, countdown)
-        )
-    return enqueued
-
-
 # Through the worker ---------------------------------------------------------------
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_deadline_task_acts_once_however_often_it_is_delivered(worker, match):
+def test_the_clock_scan_acts_on_a_deadline_once_however_often_it_runs(worker, match):
     match = expire(match)
-    results = [tasks.enforce_deadline.delay(match.pk, match.version) for _ in range(3)]
-    assert sorted(result.get(**RESULT) for result in results) == [False, False, True]
+    results = [tasks.scan_clocks.delay() for _ in range(3)]
+    assert sorted(result.get(**RESULT)["deadline"] for result in results) == [0, 0, 1]
     assert alice_seat(match).timeouts_in_row == 1
     assert {event.data["automatic"] for event in timeouts(match)} == {"timeout"}
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_move_made_just_before_the_deadline_wins_over_the_timeout_task(worker, match, alice):
+def test_a_move_made_just_before_the_deadline_wins_over_the_scan(worker, match, alice):
+    """While Alice's turn is played, the scan skips the match (PostgreSQL: SKIP LOCKED)
+    or waits for it (SQLite: one writer); either way her turn stands and no timeout follows."""
     match = expire(match)
-    with transaction.atomic():
-        table = play.load_table(match.pk)  # Alice's move holds the match...
-        result = tasks.enforce_deadline.delay(match.pk, match.version)
-        wait_until(lambda: worker_state.active_requests)  # ...while the timeout task runs and waits for it
+    with change():
+        table = play.load_table(match.pk)
+        result = tasks.scan_clocks.delay()
         play.apply_move(table, table.mover, automation.safe_move(table.hand), alice)
-    assert result.get(**RESULT) is False
+        if table.hand.phase is Phase.DISCARD:  # she drew: her turn ends with her discard
+            play.apply_move(table, table.mover, automation.safe_move(table.hand), alice)
+    assert result.get(**RESULT) == NO_CLOCK
     assert timeouts(match) == []
     assert alice_seat(match).timeouts_in_row == 0
 
@@ -117,7 +110,7 @@ def test_a_move_made_just_before_the_deadline_wins_over_the_timeout_task(worker,
 @pytest.mark.django_db(transaction=True)
 def test_a_timeout_that_came_first_wins_over_the_late_button(worker, match, alice):
     match = expire(match)
-    assert tasks.enforce_deadline.delay(match.pk, match.version).get(**RESULT) is True
+    assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 1
     before = snapshot(match)
     handle(alice, f"#{match.code}@{match.version} draw", "terminal")
     assert snapshot(match) == before
@@ -125,14 +118,12 @@ def test_a_timeout_that_came_first_wins_over_the_late_button(worker, match, alic
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_task_for_an_earlier_moment_does_nothing(worker, match):
+def test_a_computer_move_for_an_earlier_moment_does_nothing(worker, match):
     old = match.version
     play_move(match)
     run_computers(match)
-    match = expire(match)
     before = snapshot(match)
-    for task in (tasks.enforce_deadline, tasks.send_reminder, tasks.play_computer_move):
-        assert task.delay(match.pk, old).get(**RESULT) is False
+    assert tasks.play_computer_move.delay(match.pk, old).get(**RESULT) is False
     assert snapshot(match) == before
 
 
@@ -141,38 +132,28 @@ def test_a_paused_match_does_not_time_out(worker, match):
     match = expire(match)
     Match.objects.filter(pk=match.pk).update(paused_at=timezone.now())
     before = snapshot(match)
-    assert tasks.enforce_deadline.delay(match.pk, match.version).get(**RESULT) is False
-    assert tasks.sweep.delay().get(**RESULT)["deadlines"] == 0
+    assert tasks.scan_clocks.delay().get(**RESULT) == NO_CLOCK
     assert snapshot(match) == before
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_sweep_catches_a_deadline_whose_task_was_lost(worker, match):
-    match = expire(match)  # no task was ever enqueued for it
-    assert tasks.sweep.delay().get(**RESULT)["deadlines"] == 1
-    wait_until(lambda: alice_seat(match).timeouts_in_row == 1)
-    assert timeouts(match)
-
-
-@pytest.mark.django_db(transaction=True)
-def test_the_reminder_is_sent_once_by_its_task_or_by_the_sweep(worker, match):
-    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=CLOCK_1D * 0.1))
-    assert tasks.sweep.delay().get(**RESULT)["reminders"] == 1
-    wait_until(lambda: refresh(match).reminded)
-    assert tasks.send_reminder.delay(match.pk, match.version).get(**RESULT) is False
-    assert tasks.sweep.delay().get(**RESULT)["reminders"] == 0
+def test_the_reminder_is_sent_once_by_the_scan(worker, match):
+    Match.objects.filter(pk=match.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
+    assert tasks.scan_clocks.delay().get(**RESULT) == {"deadline": 0, "remind_at": 1, "lobby": 0}
+    assert refresh(match).remind_at is None
+    assert tasks.scan_clocks.delay().get(**RESULT) == NO_CLOCK
     assert Outbox.objects.filter(match=match, kind="reminder").count() == 1
 
 
 @pytest.mark.django_db(transaction=True)
-def test_the_sweep_plays_a_computer_move_whose_task_was_lost(worker, match, clock):
+def test_the_scan_plays_a_computer_move_whose_follow_up_was_lost(worker, match, clock):
     while not mover(match).is_computer:
-        play_move(match)
+        play_move(match)  # no follow-up is published: GIN3_BACKGROUND is off
     version = refresh(match).version
-    assert tasks.sweep.delay().get(**RESULT)["computer_moves"] == 0  # its task may still be on the way
-    clock.advance(automation.COMPUTER_MOVE_GRACE.total_seconds() + 1)
-    assert tasks.sweep.delay().get(**RESULT)["computer_moves"] == 1
-    wait_until(lambda: refresh(match).version > version)
+    assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 0  # its follow-up may still be on the way
+    clock.advance(play.COMPUTER_GRACE.total_seconds() + 1)
+    assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 1
+    assert refresh(match).version > version
 
 
 @pytest.mark.django_db(transaction=True)
@@ -180,7 +161,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer(worker, match):
     for _missed in range(automation.TIMEOUTS_BEFORE_AUTOPILOT):
         run_computers(match)
         match = expire(match)
-        assert tasks.enforce_deadline.delay(match.pk, match.version).get(**RESULT) is True
+        assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 1
     assert alice_seat(match).autopilot
     assert Outbox.objects.filter(match=match, kind="autopilot").exists()
     while refresh(match).turn_seat != alice_seat(match).position:
@@ -189,42 +170,61 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer(worker, match):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_committed_turn_schedules_its_clock_and_the_computers_play_through_the_worker(worker, settings, alice):
+def test_a_committed_turn_is_followed_up_and_the_computers_play_through_the_worker(worker, settings, alice):
     settings.GIN3_BACKGROUND = "celery"
     code = code_in(handle(alice, "new 5m", "terminal"))
     handle(alice, "bot", "terminal")
     handle(alice, "bot", "terminal")
     match = Match.objects.get(code=code)
     wait_until(lambda: refresh(match).turn_seat == alice_seat(match).position)
-    assert refresh(match).deadline > timezone.now()
+    assert refresh(match).deadline > timezone.now() + timedelta(minutes=4)
 
 
-# Scheduling, without a worker --------------------------------------------------------
+# Publishing, without a worker -------------------------------------------------------
 
 
-def test_a_turn_schedules_its_reminder_at_80_percent_and_its_deadline(match, monkeypatch):
-    Match.objects.filter(pk=match.pk).update(
-        move_seconds=CLOCK_5M, deadline=timezone.now() + timedelta(seconds=CLOCK_5M)
-    )
-    enqueued = countdowns(monkeypatch)
-    tasks.schedule_turn_clock(match.pk, match.version)
-    assert enqueued[tasks.send_reminder.name] == pytest.approx(CLOCK_5M * 0.8, abs=2)
-    assert enqueued[tasks.enforce_deadline.name] == pytest.approx(CLOCK_5M, abs=2)
+@pytest.fixture
+def published(settings, monkeypatch) -> list[tuple[str, tuple]]:
+    """Every task the services publish, recorded instead of sent."""
+    settings.GIN3_BACKGROUND = "celery"
+    sent: list[tuple[str, tuple]] = []
+    monkeypatch.setattr(current_app, "send_task", lambda name, args=(), **options: sent.append((name, args)))
+    return sent
 
 
-def test_a_long_clock_is_reached_in_hops_the_broker_can_hold(match, monkeypatch):
-    enqueued = countdowns(monkeypatch)
-    tasks.schedule_turn_clock(match.pk, match.version)
-    assert max(enqueued.values()) == tasks.MAX_COUNTDOWN.total_seconds()
-    assert tasks.enforce_deadline.apply((match.pk, match.version)).get() is False  # woke up early: waits again
-    assert enqueued[tasks.enforce_deadline.name] == tasks.MAX_COUNTDOWN.total_seconds()
+def test_a_change_publishes_one_task_whatever_it_wrote(match3, published, django_capture_on_commit_callbacks):
+    players = list(match3.seats.select_related("player"))
+    for seat in players:
+        seat.player.telegram_chat_id, seat.player.notify_by = 9000 + seat.position, "telegram"
+        seat.player.save(update_fields=["telegram_chat_id", "notify_by"])
+    with django_capture_on_commit_callbacks(execute=True):
+        handle(mover(match3), "pass", "telegram")  # his reply, the box's turn notice
+    ((name, (message_ids, computer_moves)),) = published
+    assert name == "games.tasks.follow_up"
+    assert len(message_ids) >= 2 and computer_moves == []
 
 
-def test_a_player_already_reminded_this_turn_is_not_reminded_again(match, monkeypatch):
-    Match.objects.filter(pk=match.pk).update(reminded=True)
-    enqueued = countdowns(monkeypatch)
-    tasks.schedule_turn_clock(match.pk, match.version)
-    assert list(enqueued) == [tasks.enforce_deadline.name]
+def test_a_change_with_nothing_for_the_background_publishes_nothing(
+    match3, published, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        handle(mover(match3), "status", "terminal")  # the terminal prints its own messages
+        handle(mover(match3), "pass", "terminal")  # a move among people: no computer, no clock task
+    assert published == []
+
+
+def test_a_computer_to_move_is_published_with_the_version_it_may_play(
+    alice, published, django_capture_on_commit_callbacks
+):
+    code = code_in(handle(alice, "new", "terminal"))
+    handle(alice, "bot", "terminal")
+    with django_capture_on_commit_callbacks(execute=True):
+        handle(alice, "bot", "terminal")
+    match = Match.objects.get(code=code)
+    if mover(match).is_computer:
+        assert published == [("games.tasks.follow_up", ([], [(match.pk, match.version)]))]
+    else:
+        assert published == []
 
 
 # A whole game, nobody watching -------------------------------------------------------------
@@ -232,7 +232,7 @@ def test_a_player_already_reminded_this_turn_is_not_reminded_again(match, monkey
 
 @pytest.fixture
 def eager(settings):
-    """Tasks run where they are enqueued; the services enqueue nothing (the sweep finds it all)."""
+    """Tasks run where they are enqueued; the services publish nothing (the scan and the sweep find it all)."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_BACKENDS = {**settings.GIN3_BACKENDS, "telegram": "bot.backends.memory.MemoryBackend"}
     memory.sent.clear()
@@ -244,8 +244,9 @@ def eager(settings):
 
 def test_a_game_left_alone_finishes_by_itself(db, eager, clock):
     """One human who never moves and two computer players, five minutes a move: every
-    half minute the sweep alone plays the computers' moves, reminds the human, times
-    him out, and after three missed turns hands his seat to a computer."""
+    few seconds the clock scan alone plays the computers' moves (their follow-ups are
+    never published here), reminds the human, times him out, and after three missed
+    turns hands his seat to a computer; the sweep delivers what was written."""
     tess = telegram_player(user_id=7001, chat_id=7001, name="Tess")
     code = code_in(handle(tess, "new 5m", "telegram"))
     handle(tess, "bot", "telegram")
@@ -254,7 +255,8 @@ def test_a_game_left_alone_finishes_by_itself(db, eager, clock):
     for _step in range(20000):
         if refresh(match).status != Match.Status.RUNNING:
             break
-        clock.advance(30)
+        clock.advance(10)
+        tasks.scan_clocks.delay()
         tasks.sweep.delay()
     tasks.sweep.delay()  # the last messages
     match = refresh(match)
@@ -264,4 +266,5 @@ def test_a_game_left_alone_finishes_by_itself(db, eager, clock):
     delivered = [message.kind for message in memory.sent]
     assert delivered.count("reminder") == automation.TIMEOUTS_BEFORE_AUTOPILOT
     assert "autopilot" in delivered and "result" in delivered
-    assert not Outbox.objects.filter(channel="telegram").exclude(status=Outbox.Status.SENT).exists()
+    unsent = Outbox.objects.filter(channel="telegram").exclude(status=Outbox.Status.SENT)
+    assert set(unsent.values_list("status", flat=True)) <= {Outbox.Status.SUPERSEDED}

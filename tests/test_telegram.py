@@ -15,11 +15,11 @@ import pytest
 import redis
 from django.core.management import CommandError, call_command
 
-from bot import ratelimit
 from bot.backends import telegram as backend
-from bot.ratelimit import LocalLimiter, RedisLimiter, Rule
 from bot.telegram.updates import command_text, process_update
+from games import ratelimit
 from games.models import Match, Outbox, Player
+from games.ratelimit import LocalLimiter, RedisLimiter, Rule
 from games.services import handle
 from tests.fakes.telegram_api import FakeTelegram
 from tests.telegram_harness import (
@@ -94,7 +94,7 @@ def start_match(tg: FakeTelegram, people: Players):
 def test_three_players_play_a_match_to_the_target_by_text_and_buttons(tg, people, monkeypatch):
     fixed_deals(monkeypatch, seed=45)  # three hands, about fifty moves
     people.say(tg.user(1001, "Alice", "alice"), "/start")
-    assert "new [5m|1h|12h|1d|3d|7d]" in tg.last_message_to(1001).plain_text
+    assert "You are in no match. new starts one" in tg.last_message_to(1001).plain_text
     match, users = start_match(tg, people)
     check = VisibilityCheck(tg)
     with_cards = check()
@@ -245,12 +245,38 @@ def test_a_table_is_edited_in_place_while_it_is_the_newest_message(tg):
     deliver_all()
     assert [(m.method, m.plain_text) for m in tg.sent] == [("sendMessage", "table 1"), ("editMessageText", "table 2")]
     _queue(player, "a reply")
+    deliver_all()
     _queue(player, "table 3", replaces="table:ABCD")  # no longer the newest: sent anew
+    deliver_all()
     _queue(player, "table 4", replaces="table:ABCD", kind="turn")  # your move: must notify
     deliver_all()
     assert [m.method for m in tg.sent[2:]] == ["sendMessage"] * 3
     first.refresh_from_db()
     assert Outbox.objects.last().external_id != first.external_id
+
+
+@pytest.mark.django_db
+def test_a_queued_table_that_a_newer_one_replaces_is_never_sent(tg):
+    """Issue 9: back after a while, he gets the table as it is, not every table he missed."""
+    player = _telegram_player(2001)
+    for number in range(5):
+        _queue(player, f"table {number}", replaces="table:ABCD", kind="moved")
+    _queue(player, "a result")
+    _queue(player, "table 5", replaces="table:ABCD", kind="turn")
+    deliver_all()
+    assert [m.plain_text for m in tg.messages_to(2001)] == ["a result", "table 5"]
+
+
+@pytest.mark.django_db
+def test_a_message_too_long_for_telegram_goes_in_parts_in_order(tg):
+    """Issue 10: a reply of 9,000 characters was refused by Telegram (4,096 at most)."""
+    player = _telegram_player(2001)
+    lines = [f"line {number} " + "x" * 90 for number in range(100)]
+    _queue(player, "\n".join(lines))
+    deliver_all()
+    sent = [message.plain_text for message in tg.messages_to(2001)]
+    assert len(sent) == 3 and all(len(part) <= 4096 for part in sent)
+    assert "\n".join(sent) == "\n".join(lines)
 
 
 @pytest.mark.django_db(transaction=True)

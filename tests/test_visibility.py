@@ -114,7 +114,7 @@ def state_role(row: HandRow, position: int) -> str:
 
 def public_cards(row: HandRow) -> set[Card]:
     """Cards that lay face up in this hand so far: the upcard and every discard."""
-    played = [parse_action(move) for move in state.moves_of(row)]
+    played = [parse_action(data["move"]) for data in state.moves_of(row)]
     return {Card.parse(row.deck.split()[20])} | {
         action.card for action in played if isinstance(action, (Discard, Knock))
     }

@@ -18,12 +18,13 @@ from twilio.base.exceptions import TwilioRestException
 from twilio.rest import Client
 
 from games.models import Outbox, Player
-from games.services.backends import Backend, Rejected, RetryLater, Unreachable
+from games.services.backends import Backend, Rejected, RetryLater, Unreachable, split_text
 from games.text.sms import segments
 
 log = logging.getLogger(__name__)
 
 TIMEOUT = 20  # seconds per request, well within delivery's lease
+MAX_BODY = 1600  # characters: Twilio's limit on one message's body
 RETRY_AFTER_429 = 10  # seconds; Twilio's 429 says "too many requests at once", not how long
 OPTED_OUT = 21610
 NO_SUCH_NUMBER = frozenset({21211, 21612, 21614})  # invalid, unroutable, not a mobile number
@@ -41,8 +42,10 @@ class TwilioBackend(Backend):
             if settings.TWILIO_MESSAGING_SERVICE_SID
             else {"from_": settings.TWILIO_FROM_NUMBER}
         )
+        client = make_client()
         try:
-            sent = make_client().messages.create(to=message.address, body=message.text, **sender)
+            for body in split_text(message.text, MAX_BODY):  # Twilio refuses a longer body
+                sent = client.messages.create(to=message.address, body=body, **sender)
         except TwilioRestException as error:
             raise mapped(error) from error
         cost = segments(message.text)

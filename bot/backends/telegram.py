@@ -24,13 +24,13 @@ from typing import TypeVar
 
 from django.conf import settings
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
-from telegram.constants import InlineKeyboardButtonLimit, ParseMode
+from telegram.constants import InlineKeyboardButtonLimit, MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
-from bot.ratelimit import Rule, shared_limiter
 from bot.telegram.client import base_url
 from games.models import Outbox
-from games.services.backends import Backend, Rejected, RetryLater, Unreachable
+from games.ratelimit import Rule, shared_limiter
+from games.services.backends import Backend, Rejected, RetryLater, Unreachable, split_text
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -52,15 +52,18 @@ class TelegramBackend(Backend):
     def send(self, message: Outbox) -> str:
         chat_id = int(message.address)
         markup = keyboard(message.buttons)
+        parts = split_text(message.text, MessageLimit.MAX_TEXT_LENGTH)
         try:
             _connection()
-            previous = edit_target(message)
+            previous = edit_target(message) if len(parts) == 1 else ""
             if previous:
                 _acquire(chat_id, new_message=False)
                 if _run(_edit, chat_id, int(previous), message.text, markup):
                     return previous
             _acquire(chat_id, new_message=True)
-            return str(_run(_send, chat_id, message.text, markup))
+            for part in parts[:-1]:  # a message too long for one: its parts in order, the buttons on the last
+                _run(_send, chat_id, part, None)
+            return str(_run(_send, chat_id, parts[-1], markup))
         except RetryAfter as error:
             raise RetryLater(_seconds(error)) from error
         except Forbidden as error:

@@ -13,13 +13,13 @@ import logging
 from dataclasses import dataclass
 from html import escape
 
-from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 
 from games.models import Match, Outbox, Player
 from games.services import automation, groups, handle, outbox, players, state
+from games.services.change import change
 from games.text.protocol import ProtocolError, parse
 
 from .client import bot_username
@@ -103,7 +103,8 @@ def _press(query: CallbackQuery, key: str) -> PressAnswer:
     data = query.data or ""
     with translation.override(player.language):
         answer = _press_text(data)
-    handle(player, data, CHANNEL, update_key=key, pressed=True)
+    if not handle(player, data, CHANNEL, update_key=key, pressed=True):
+        answer = ""  # a press delivered twice: the first one was answered
     return PressAnswer(query.id, answer[:MAX_ANSWER])
 
 
@@ -155,7 +156,7 @@ def _point_to_private(chat: Chat, user: User, key: str) -> None:
     """Cards are never shown in a group: a command there gets a pointer to the private chat."""
     with translation.override(players.language_of(user.language_code)):
         text = escape(_pointer_text())
-    with transaction.atomic():
+    with change():
         if not state.first_time(key):
             return
         outbox.post(Outbox.Channel.TELEGRAM, str(chat.id), "pointer", text)

@@ -1,40 +1,39 @@
 """Moves nobody typed: computer players, the sitter's suggestion, and timeouts.
 
 They go through ``play.apply_move`` like every other move, each in its own
-transaction after the one that made it due, and each checked against the
-version it was scheduled for, so a late or repeated task does nothing.
+change after the one that made it due, and each checked against the version
+it was made for, so a late or repeated task does nothing. Turn clocks are
+columns of the match (``deadline``, ``remind_at``) that ``scan_clocks`` reads
+with an indexed scan, a few seconds apart: no task waits in a broker for a
+deadline.
 """
 
 from __future__ import annotations
 
+import logging
 import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
-from django.db.models import Exists, OuterRef, Q
-from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import Action, Draw, Event, Hand, Pass, Role
 from games.engine.bots import bot_view, make_strategy
 from games.engine.hand import Discard, Phase, parse_action
-from games.text.render import deadline_text
+from games.text.style import deadline_text
 
-from ..models import Match, Outbox, Player, Seat
-from . import outbox
+from ..models import Match, Outbox, Player
+from . import matches, outbox, presence
+from .change import change
 from .errors import ServiceError
 from .play import Table, apply_move, load_table
 
+log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 AUTOPILOT_STRENGTH = "strong"
-# A computer move is played by a task at once; one this late was lost, and the sweep plays it.
-COMPUTER_MOVE_GRACE = timedelta(seconds=10)
-
-
-def computer_plays(table: Table, position: int) -> bool:
-    seat = table.seat(position)
-    return seat.player.is_computer or seat.autopilot
 
 
 def _still_current(match_id: int, version: int | None) -> Table | None:
@@ -49,28 +48,31 @@ def _still_current(match_id: int, version: int | None) -> Table | None:
 def play_computer_move(match_id: int, version: int | None = None) -> bool:
     """If a computer player is to move, play one move. True if it did. Not while
     an admin has paused the match: a pause holds everything that plays by itself."""
-    with transaction.atomic():
+    with change():
         table = _still_current(match_id, version)
-        if table is None or table.match.is_paused:
+        if table is None or table.match.is_paused or not table.computer_plays(table.mover):
             return False
-        position = table.mover
-        if not computer_plays(table, position):
-            return False
-        seat = table.seat(position)
-        strength = seat.player.strength or AUTOPILOT_STRENGTH
-        rng = random.Random(f"{table.hand_row.commitment}:{table.match.version}")
-        role = table.hand.to_move
-        scores = {role: seat.score, role.opponent: table.seat(table.position_of_role(role.opponent)).score}
-        view = bot_view(table.hand, role, public_log(table), scores)
-        action = make_strategy(strength, rng).choose(view)
-        apply_move(table, position, action, seat.player, automatic="computer")
+        _play_for_computer(table)
         return True
+
+
+def _play_for_computer(table: Table) -> None:
+    position = table.mover
+    seat = table.seat(position)
+    strength = seat.player.strength or AUTOPILOT_STRENGTH
+    rng = random.Random(f"{table.hand_row.commitment}:{table.match.version}")
+    role = table.hand.to_move
+    scores = {role: seat.score, role.opponent: table.seat(table.position_of_role(role.opponent)).score}
+    view = bot_view(table.hand, role, public_log(table), scores)
+    action = make_strategy(strength, rng).choose(view)
+    automatic = "computer" if seat.player.is_computer else "autopilot"
+    apply_move(table, position, action, seat.player if seat.player.is_computer else None, automatic=automatic)
 
 
 def public_log(table: Table) -> list[Event]:
     """The hand's moves as everyone saw them: a draw never carries its card."""
     log = []
-    for data in table.hand_row.events.filter(kind="move").order_by("seq").values_list("data", flat=True):
+    for data in table.moves:
         action = parse_action(data["move"])
         log.append(Event(str(action).split()[0], Role(data["role"]), getattr(action, "card", None)))
     return log
@@ -89,41 +91,49 @@ def safe_move(hand: Hand) -> Action:
 
 
 def enforce_deadline(match_id: int, version: int | None = None) -> bool:
-    """At the deadline: play the sitter's waiting suggestion or a safe move, and end
-    the turn with a safe discard if that took a card. After three missed turns in a
-    row a computer player takes the seat. True if it acted."""
-    with transaction.atomic():
+    """At the deadline: a computer player to move plays (its follow-up task was lost);
+    a person's turn is played for him: the sitter's waiting suggestion or a safe
+    move, and a safe discard if that took a card. After three missed turns in a row
+    a computer player takes the seat. True if it acted."""
+    with change():
         table = _still_current(match_id, version)
         if table is None:
             return False
         match = table.match
         if match.is_paused or match.deadline is None or match.deadline > timezone.now():
             return False
-        position = table.mover
-        seat = table.seat(position)
-        suggestion = waiting_suggestion(table)
-        action = suggestion or safe_move(table.hand)
-        seat.timeouts_in_row += 1
-        if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AUTOPILOT and not (seat.autopilot or seat.player.is_computer):
-            seat.autopilot = True
-            for other in table.seats:
-                outbox.send(
-                    other.player,
-                    "autopilot",
-                    lambda: _(
-                        "%(name)s missed %(count)s turns in a row: a computer player plays for him. "
-                        "He can come back with any command in #%(code)s."
-                    )
-                    % {"name": seat.player.display_name, "count": seat.timeouts_in_row, "code": match.code},
-                    match,
-                )
-        seat.save(update_fields=["timeouts_in_row", "autopilot"])
-        apply_move(table, position, action, None, automatic="timeout-suggestion" if suggestion else "timeout")
-        if table.hand.phase is Phase.DISCARD:
-            # A missed turn is one timeout: after taking a card the turn ends with a discard now,
-            # not at a second deadline that has passed already (the turn's deadline stays).
-            apply_move(table, position, safe_move(table.hand), None, automatic="timeout")
+        if table.computer_plays(table.mover):
+            _play_for_computer(table)
+            return True
+        _time_out(table)
         return True
+
+
+def _time_out(table: Table) -> None:
+    match = table.match
+    position = table.mover
+    seat = table.seat(position)
+    suggestion = waiting_suggestion(table)
+    action = suggestion or safe_move(table.hand)
+    seat.timeouts_in_row += 1
+    seat.save(update_fields=["timeouts_in_row"])
+    apply_move(table, position, action, None, automatic="timeout-suggestion" if suggestion else "timeout")
+    if table.hand.phase is Phase.DISCARD:
+        # A missed turn is one timeout: after taking a card the turn ends with a discard now,
+        # not at a second deadline that has passed already (the turn's deadline stays).
+        apply_move(table, position, safe_move(table.hand), None, automatic="timeout")
+    if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AUTOPILOT and table.match.status == Match.Status.RUNNING:
+        count, name, code = seat.timeouts_in_row, seat.player.display_name, match.code
+        presence.hand_over(
+            table,
+            position,
+            "autopilot",
+            lambda: _(
+                "%(name)s missed %(count)s turns in a row: a computer player plays for him. "
+                "He can come back with any command in #%(code)s."
+            )
+            % {"name": name, "count": count, "code": code},
+        )
 
 
 def waiting_suggestion(table: Table) -> Action | None:
@@ -137,40 +147,16 @@ def waiting_suggestion(table: Table) -> Action | None:
     return action if action in table.hand.legal_actions() else None
 
 
-def due_deadlines(now=None) -> list[tuple[int, int]]:
-    """Running, unpaused matches whose deadline has passed, for the sweep."""
-    now = now or timezone.now()
-    return list(
-        Match.objects.filter(status=Match.Status.RUNNING, paused_at__isnull=True, deadline__lte=now).values_list(
-            "pk", "version"
-        )
-    )
-
-
-def due_reminders(now=None) -> list[tuple[int, int]]:
-    """Matches past 80% of the time for the current move and not yet reminded."""
-    now = now or timezone.now()
-    found = []
-    candidates = Match.objects.filter(
-        status=Match.Status.RUNNING, paused_at__isnull=True, reminded=False, deadline__gt=now
-    )
-    for match_id, version, deadline, seconds in candidates.values_list("pk", "version", "deadline", "move_seconds"):
-        if deadline - now <= timedelta(seconds=seconds * 0.2):
-            found.append((match_id, version))
-    return found
-
-
 def send_reminder(match_id: int, version: int | None = None) -> bool:
-    """Remind the player to move once, when 80% of his time is used."""
-    with transaction.atomic():
+    """Remind the player to move once, when four fifths of his time are used."""
+    with change():
         table = _still_current(match_id, version)
         if table is None:
             return False
         match = table.match
-        if match.reminded or match.is_paused or match.deadline is None:
+        if match.remind_at is None or match.remind_at > timezone.now() or match.is_paused or match.deadline is None:
             return False
-        match.reminded = True
-        match.save(update_fields=["reminded"])
+        match.remind_at = None
         player = table.seat(table.mover).player
         deadline = match.deadline
         outbox.send(
@@ -183,20 +169,76 @@ def send_reminder(match_id: int, version: int | None = None) -> bool:
         return True
 
 
-def due_computer_moves(now: datetime | None = None) -> list[tuple[int, int]]:
-    """Running, unpaused matches where a computer player (or the autopilot) is to move
-    and nothing has happened for a while, for the sweep: the task that should have
-    played was lost."""
+# The clock scan -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A moment kept in a column of the match, and what is done when it comes."""
+
+    name: str
+    column: str
+    status: str
+    act: Callable[[int], bool]
+
+
+CLOCKS = (
+    Clock("deadline", "deadline", Match.Status.RUNNING, enforce_deadline),
+    Clock("remind_at", "remind_at", Match.Status.RUNNING, send_reminder),
+    Clock("lobby", "deadline", Match.Status.LOBBY, matches.expire),
+)
+POSTPONE = timedelta(minutes=1)
+
+
+def next_due(clock: Clock, now: datetime, done: frozenset[int] = frozenset()) -> int | None:
+    """A match whose ``clock`` has come, locked for this change; a match another worker
+    holds is skipped, so that scans side by side share the work, and so is one this
+    scan has acted on (``done``). An indexed range scan: its cost grows with what is
+    due, not with the table."""
+    column = clock.column
+    due = (
+        Match.objects.select_for_update(skip_locked=True)
+        .filter(**{f"{column}__lte": now}, status=clock.status, paused_at__isnull=True)
+        .exclude(pk__in=done)
+        .order_by(column)
+        .only("pk")
+        .first()
+    )
+    return due.pk if due else None
+
+
+def act_on_next_due(clock: Clock, now: datetime | None = None, done: frozenset[int] = frozenset()) -> int | None:
+    """Act on one match whose ``clock`` has come and return its id; None when none is
+    due. A match whose action fails is logged and put back by ``POSTPONE``, so that
+    one broken match never holds up the rest."""
     now = now or timezone.now()
-    computer_to_move = Seat.objects.filter(match=OuterRef("pk"), position=OuterRef("turn_seat")).filter(
-        Q(autopilot=True) | Q(player__is_computer=True)
-    )
-    return list(
-        Match.objects.filter(status=Match.Status.RUNNING, paused_at__isnull=True)
-        .alias(last_change=Coalesce("last_move_at", "started_at"))
-        .filter(Exists(computer_to_move), last_change__lte=now - COMPUTER_MOVE_GRACE)
-        .values_list("pk", "version")
-    )
+    match_id = None
+    try:
+        with change():
+            match_id = next_due(clock, now, done)
+            if match_id is not None:
+                clock.act(match_id)
+            return match_id
+    except Exception:
+        if match_id is None:
+            raise
+        log.exception("the clock could not act on match %s (%s)", match_id, clock.name)
+        Match.objects.filter(pk=match_id).update(**{clock.column: timezone.now() + POSTPONE})
+        return match_id
+
+
+def scan_clocks(budget: timedelta = timedelta(seconds=1.5), now: datetime | None = None) -> dict[str, int]:
+    """Act on every deadline, reminder and lobby expiry that has come, one match per
+    transaction, until none is left or ``budget`` is spent (the next scan goes on);
+    return how many of each were found."""
+    stop = time.monotonic() + budget.total_seconds()
+    found = {}
+    for clock in CLOCKS:
+        done: set[int] = set()
+        while time.monotonic() < stop and (match_id := act_on_next_due(clock, now, frozenset(done))) is not None:
+            done.add(match_id)
+        found[clock.name] = len(done)
+    return found
 
 
 UNREACHABLE_FLAGS = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
@@ -205,12 +247,12 @@ UNREACHABLE_FLAGS = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel
 def player_unreachable(player: Player, channel: str) -> bool:
     """Delivery found that ``player`` can't be reached on ``channel`` any more (he
     blocked the bot, sent STOP, the number is dead): stop writing to him there. If
-    nothing else reaches him, tell the others in his matches that his turns will be
-    played when his time runs out (and by a computer after three). True if it was news."""
+    nothing else reaches him, a computer plays his seats until he is back, and the
+    others in each of his matches are told. True if it was news."""
     flag = UNREACHABLE_FLAGS.get(channel)
     if flag is None:
         return False
-    with transaction.atomic():
+    with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if getattr(player, flag):
             return False
@@ -218,14 +260,21 @@ def player_unreachable(player: Player, channel: str) -> bool:
         player.save(update_fields=[flag])
         if outbox.route(player) is not None:
             return True
-        matches = Match.objects.filter(seats__player=player, status__in=(Match.Status.LOBBY, Match.Status.RUNNING))
-        for match in matches:
+        presence.gone(player, "unreachable", _unreachable_text)
+        for match in Match.objects.filter(seats__player=player, status=Match.Status.LOBBY):
             for seat in match.seats.select_related("player").exclude(player=player):
-                outbox.send(seat.player, "unreachable", _unreachable_text(player, match), match)
+                outbox.send(seat.player, "unreachable", _left_lobby_text(player, match), match)
     return True
 
 
-def _unreachable_text(player: Player, match: Match):
+def _unreachable_text(player: Player, match: Match) -> Callable[[], str]:
     return lambda: _(
-        "%(name)s can't be reached any more. His turns in #%(code)s will be played for him when his time runs out."
+        "%(name)s can't be reached any more: a computer player plays for him in #%(code)s until he is back."
     ) % {"name": player.display_name, "code": match.code}
+
+
+def _left_lobby_text(player: Player, match: Match) -> Callable[[], str]:
+    return lambda: _("%(name)s can't be reached any more: #%(code)s may wait for him in vain.") % {
+        "name": player.display_name,
+        "code": match.code,
+    }

@@ -58,3 +58,24 @@ class Backend:
     def send(self, message: Outbox) -> str:
         """Send ``message`` and return the platform's id for it."""
         raise NotImplementedError
+
+
+def split_text(text: str, limit: int) -> list[str]:
+    """``text`` in parts of at most ``limit`` characters, cut between lines where it
+    can be: a platform refuses a longer message (Telegram 4,096, an SMS 1,600)."""
+    parts: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        while len(line) > limit:
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:limit])
+            line = line[limit:]
+        candidate = f"{current}\n{line}" if current else line
+        if len(candidate) > limit:
+            parts.append(current)
+            candidate = line
+        current = candidate
+    parts.append(current)
+    return [part for part in parts if part] or [""]

@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Min
+from django.db.models import Case, Min, When
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -41,6 +41,8 @@ LEASE = timedelta(minutes=2)
 MAX_ATTEMPTS = 8
 FIRST_RETRY = timedelta(seconds=10)  # then 20 s, 40 s, ...: about 20 minutes in all
 UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
+CHAT_KINDS = ("team",)  # sent when nothing of the game waits for the address
+TABLE_KEY = "table:"  # play.table_key: what a newer table of a match replaces
 LOST_WITH_WORKER = "its worker stopped while sending it"
 
 
@@ -63,6 +65,18 @@ def deliver(message_id: int) -> int:
     return deliver_address(message.channel, message.address)
 
 
+def deliver_messages(message_ids: list[int]) -> int:
+    """Send these messages, each address's in order with whatever else is due to it;
+    return how many were sent. Terminal messages are left to the play process."""
+    addresses = (
+        Outbox.objects.filter(pk__in=message_ids)
+        .exclude(channel=Outbox.Channel.TERMINAL)
+        .values_list("channel", "address")
+        .distinct()
+    )
+    return sum(deliver_address(channel, address) for channel, address in addresses)
+
+
 def deliver_address(channel: str, address: str, backend: Backend | None = None) -> int:
     """Send an address's due messages, oldest first, until none is left or one must wait."""
     backend = backend or get_backend(channel)
@@ -77,19 +91,28 @@ def deliver_address(channel: str, address: str, backend: Backend | None = None) 
 
 
 def claim(channel: str, address: str) -> Outbox | None:
-    """The address's oldest unfinished message, now "sending" under our lease; None if
-    there is nothing to send, it is not due yet, or another worker holds its lease."""
+    """The address's next message, now "sending" under our lease; None if there is
+    nothing to send, it is not due yet, or another worker holds its lease.
+
+    The next message is the oldest, except that team talk waits behind the game's
+    own messages (a flood of chat never delays a turn notice), and a table that a
+    newer table of the same match replaces is not sent at all (a player back after
+    a while gets the table as it is, not every table he missed)."""
     now = timezone.now()
     while True:
         with transaction.atomic():
             message = (
                 Outbox.objects.select_for_update()
                 .filter(channel=channel, address=address, status__in=UNFINISHED)
-                .order_by("pk")
+                .order_by(Case(When(kind__in=CHAT_KINDS, then=1), default=0), "pk")
                 .first()
             )
             if message is None or message.next_attempt_at > now:
                 return None
+            if _superseded(message):
+                message.status = Outbox.Status.SUPERSEDED
+                message.save(update_fields=["status"])
+                continue
             if message.status == Outbox.Status.SENDING:
                 # Its lease ran out: the worker died. We can't know whether it arrived.
                 message.attempts += 1
@@ -102,6 +125,16 @@ def claim(channel: str, address: str) -> Outbox | None:
             message.next_attempt_at = now + LEASE
             message.save(update_fields=["status", "next_attempt_at", "attempts", "last_error"])
             return message
+
+
+def _superseded(message: Outbox) -> bool:
+    """Whether a newer table of the same match waits for the same address."""
+    if not message.replaces.startswith(TABLE_KEY):
+        return False
+    newer = Outbox.objects.filter(
+        channel=message.channel, address=message.address, replaces=message.replaces, pk__gt=message.pk
+    )
+    return newer.filter(status=Outbox.Status.PENDING).exists()
 
 
 def _send(message: Outbox, backend: Backend) -> str:

@@ -7,3 +7,7 @@ class ServiceError(Exception):
 
 class StaleError(ServiceError):
     """A command made for an older state of the match (an old button, a late task)."""
+
+    def __init__(self, message: str, code: str = "") -> None:
+        super().__init__(message)
+        self.code = code

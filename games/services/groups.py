@@ -7,7 +7,6 @@ hand results, which are public), in the language of the player who linked it.
 
 from __future__ import annotations
 
-from django.db import transaction
 from django.utils import translation
 from django.utils.translation import gettext as _
 
@@ -17,6 +16,7 @@ from games.text.render import render
 from ..models import Hand as HandRow
 from ..models import Match, Outbox, Player, Seat
 from . import outbox, state
+from .change import change
 from .visibility import MoveView, public_table_view
 
 TELEGRAM = Outbox.Channel.TELEGRAM
@@ -25,7 +25,7 @@ TELEGRAM = Outbox.Channel.TELEGRAM
 def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str = "") -> None:
     """Link the group ``chat_id`` to match ``code`` if ``player`` sits in it; the
     group is answered either way, once per update."""
-    with transaction.atomic():
+    with change():
         if not state.first_time(update_key):
             return
         match_id = Match.objects.filter(
@@ -42,7 +42,6 @@ def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str
         match = state.lock(match_id[0])
         match.telegram_group_chat_id = chat_id
         match.group_language = player.language
-        match.save(update_fields=["telegram_group_chat_id", "group_language"])
         state.append_event(match, "group_linked", actor=player, chat=chat_id)
         to_group(
             match,
@@ -50,7 +49,7 @@ def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str
             lambda: _("This group follows #%(code)s: tables and results, never a hand.") % {"code": match.code},
         )
         if match.status == Match.Status.RUNNING:
-            hand_row = state.current_hand_row(match)
+            hand_row = match.current_hand
             tell_table(match, state.seats_of(match), hand_row, state.load_hand(match, hand_row))
 
 

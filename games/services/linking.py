@@ -25,7 +25,7 @@ from games.text.protocol import Command
 from games.text.render import render
 
 from ..models import Match, Outbox, PhoneLink, Player
-from . import automation, outbox
+from . import automation, outbox, presence
 from .errors import ServiceError
 
 CODE_LIFETIME = timedelta(minutes=10)
@@ -174,7 +174,9 @@ def opt_out(player: Player) -> None:
 
 
 def opt_in(player: Player) -> str:
-    """START (or UNSTOP, YES): the number may be texted again."""
+    """START (or UNSTOP, YES): the number may be texted again, and he takes back the
+    seats a computer played for him since STOP (the others are told, he gets the tables)."""
     player.sms_opted_out = False
     player.save(update_fields=["sms_opted_out"])
+    presence.back_everywhere(player)
     return _("You get gin3 texts again. Text help for the commands, STOP to stop them.")

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games.text.render import deadline_text
+from games.text.style import deadline_text
 
 from ..models import Match, Player, Seat, Strength
 from . import outbox, play, players, state
+from .change import change
 from .errors import ServiceError
 
 KIND = "admin"
@@ -32,7 +32,7 @@ RUNNING = (Match.Status.RUNNING,)
 
 def abort(match: Match, admin: str, reason: str = "") -> Match:
     """End a match without a winner (status aborted)."""
-    with transaction.atomic():
+    with change():
         match = _lock(match, UNFINISHED)
         _log(match, admin, "abort", reason)
         play.finish(match, None, "aborted")
@@ -42,7 +42,7 @@ def abort(match: Match, admin: str, reason: str = "") -> Match:
 
 def adjudicate(match: Match, position: int, admin: str, reason: str = "") -> Match:
     """End a running match with the player in seat ``position`` as its winner."""
-    with transaction.atomic():
+    with change():
         match = _lock(match, RUNNING)
         winner = _seat(match, position).player
         _log(match, admin, "adjudicate", reason, winner=winner.pk, position=position)
@@ -58,27 +58,28 @@ def adjudicate(match: Match, position: int, admin: str, reason: str = "") -> Mat
 
 def pause(match: Match, admin: str, reason: str = "") -> Match:
     """Stop the clock; the time left for the move is kept for ``resume``."""
-    with transaction.atomic():
+    with change():
         match = _lock(match, RUNNING)
         if match.is_paused:
             raise ServiceError(_("#%(code)s is already paused.") % {"code": match.code})
         now = timezone.now()
         left = max(match.deadline - now, timedelta(0)) if match.deadline else timedelta(seconds=match.move_seconds)
         _log(match, admin, "pause", reason, remaining=left.total_seconds())
-        match.paused_at, match.paused_remaining, match.deadline = now, left, None
+        match.paused_at, match.paused_remaining, match.deadline, match.remind_at = now, left, None, None
         _save_and_tell(match, reason, lambda: _("An admin paused the clock of #%(code)s.") % {"code": match.code})
         return match
 
 
 def resume(match: Match, admin: str, reason: str = "") -> Match:
     """Start the clock again with the time that was left when it was paused."""
-    with transaction.atomic():
+    with change():
         match = _lock(match, RUNNING)
         if not match.is_paused:
             raise ServiceError(_("#%(code)s is not paused.") % {"code": match.code})
         deadline = timezone.now() + (match.paused_remaining or timedelta(seconds=match.move_seconds))
         _log(match, admin, "resume", reason, deadline=deadline.isoformat())
         match.deadline, match.paused_at, match.paused_remaining = deadline, None, None
+        match.remind_at = deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
         _save_and_tell(
             match,
             reason,
@@ -92,14 +93,15 @@ def extend(match: Match, by: timedelta, admin: str, reason: str = "") -> Match:
     """Give the player to move more time (added to the time left if the clock is paused)."""
     if by <= timedelta(0):
         raise ServiceError(_("An extension must be longer than zero."))
-    with transaction.atomic():
+    with change():
         match = _lock(match, RUNNING)
         _log(match, admin, "extend", reason, seconds=by.total_seconds())
         if match.is_paused:
             match.paused_remaining = (match.paused_remaining or timedelta(0)) + by
         else:
             match.deadline = (match.deadline or timezone.now()) + by
-        match.reminded = False  # the reminder is due again at 80% of the new time
+            # the reminder is due again at four fifths of the new time
+            match.remind_at = match.deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
         _save_and_tell(match, reason, lambda: _extension_text(match, by))
         return match
 
@@ -125,7 +127,7 @@ def replace_with_computer(
 
     If that seat is to move, the computer moves: ``play.save`` schedules it as
     after any move."""
-    with transaction.atomic():
+    with change():
         match = _lock(match, RUNNING)
         seat = _seat(match, position)
         replaced = seat.player
@@ -162,7 +164,7 @@ def ban(player: Player, admin: str, reason: str = "", expires_at: datetime | Non
 
     His unfinished matches record the ban, so that their logs explain why he
     stopped playing; only he is told, since a reason may be private."""
-    with transaction.atomic():
+    with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
         player.banned, player.ban_reason, player.ban_expires_at = True, reason, expires_at
         player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
@@ -181,7 +183,7 @@ def _ban_text(reason: str, expires_at: datetime | None) -> str:
 
 def unban(player: Player, admin: str, reason: str = "") -> Player:
     """Lift a ban: his commands are accepted again."""
-    with transaction.atomic():
+    with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if not player.banned:
             raise ServiceError(_("%(name)s is not banned.") % {"name": player.display_name})

@@ -1,21 +1,55 @@
-"""Writing outgoing messages: where each player is reached, in his language.
+"""Writing outgoing messages: to whom, where, in his language, once and in order.
 
-Messages are rows written in the transaction of the change that caused them
-(the transactional outbox); ``games.tasks`` delivers them after the commit.
+Services write letters into the change they run in (``change.current()``);
+when the change ends, ``write`` turns them into ``Outbox`` rows in one INSERT
+(the transactional outbox), and ``games.tasks`` delivers them after the
+commit. What a player reads is shaped here:
+
+- **The reply comes first.** A player's answer to his own command is his first
+  message of the change, before what the command caused (the third player's
+  "You joined" before the cut and his cards).
+- **A table once.** A player gets at most one table of a match per change:
+  when a change shows him several (a timeout that draws and discards for
+  him), he gets the newest, with every move the others showed.
+- **Once.** A reply that is also everyone's message (the result of the knock
+  that ended the hand) is not sent to its author a second time.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
 
-from django.db import transaction
 from django.utils import translation
 
-from games.text.render import render
+from games.text.render import Rendered, render
+from games.text.tables import legend
 
 from ..models import Match, Outbox, Player
+from .change import current
+from .visibility import TableView
 
-Content = str | Callable[[], str] | object
+SMS = Outbox.Channel.SMS
+
+Content = str | Callable[[], object] | object
+REPLY = "reply"
+
+
+@dataclass
+class Letter:
+    """A message a change will write: rendered for its reader only when the change ends."""
+
+    kind: str
+    content: Content
+    player: Player | None = None
+    match: Match | None = None
+    channel: str = ""
+    address: str = ""
+    replaces: str = ""
+    inline: bool = False  # the channel answers it itself (an SMS reply in TwiML): not queued
+    is_reply: bool = False  # the answer to its reader's own command
+    text: str = ""  # filled in by ``write``
 
 
 def route(player: Player, channel: str = "") -> tuple[str, str] | None:
@@ -46,41 +80,128 @@ def send(
     match: Match | None = None,
     channel: str = "",
     replaces: str = "",
-) -> Outbox | None:
-    """Queue a message for ``player``, rendered for his channel and language."""
-    destination = route(player, channel)
-    if destination is None:
-        return None
-    channel, address = destination
-    with translation.override(player.language):
-        if callable(content):
-            content = content()
-        rendered = render(content, channel)
-    message = Outbox.objects.create(
-        recipient=player,
-        match=match,
-        channel=channel,
-        address=address,
-        kind=kind,
-        text=rendered.text,
-        buttons=rendered.buttons,
-        replaces=replaces,
-    )
-    transaction.on_commit(lambda: _deliver_after_commit(message.pk))
-    return message
+) -> Letter:
+    """Write ``content`` to ``player`` in this change, for his channel and language."""
+    letter = Letter(kind, content, player, match, channel, replaces=replaces)
+    current().letters.append(letter)
+    return letter
 
 
-def post(channel: str, address: str, kind: str, text: str, match: Match | None = None, replaces: str = "") -> Outbox:
-    """Queue ``text``, already rendered for ``channel``, to an address that is
-    nobody's own (a Telegram group chat)."""
-    message = Outbox.objects.create(
-        match=match, channel=channel, address=address, kind=kind, text=text, replaces=replaces
-    )
-    transaction.on_commit(lambda: _deliver_after_commit(message.pk))
-    return message
+def reply(player: Player, content: Content, channel: str, replaces: str = "", inline: bool = False) -> Letter:
+    """The answer to ``player``'s command, on the channel it came from. An inline reply
+    (the channel answers it itself) is rendered at once and written nowhere."""
+    letter = Letter(REPLY, content, player, channel=channel, replaces=replaces, inline=inline, is_reply=True)
+    if inline:
+        letter.text = _render(letter, channel).text
+    else:
+        current().letters.append(letter)
+    return letter
 
 
-def _deliver_after_commit(message_id: int) -> None:
-    from .. import scheduling
+def post(
+    channel: str, address: str, kind: str, content: Content, match: Match | None = None, replaces: str = ""
+) -> Letter:
+    """Write to an address that is nobody's own (a Telegram group chat), in the active language."""
+    letter = Letter(kind, content, None, match, channel, address, replaces)
+    current().letters.append(letter)
+    return letter
 
-    scheduling.deliver(message_id)
+
+def write(letters: list[Letter]) -> list[Outbox]:
+    """The change's letters as outbox rows, in one INSERT: replies first, one table per
+    reader and match, nothing twice. A reader's first table ever comes with how to
+    read it: on the table, or by SMS as a text of its own so that the table still fits one."""
+    rows = []
+    explained: set[int] = set()
+    for letter in _in_order(_merged(letters)):
+        destination = _destination(letter)
+        if destination is None:
+            continue
+        channel, address = destination
+        rendered = _render(letter, channel)
+        explanation = _in_language(letter, partial(legend, channel)) if _first_table(letter, explained) else ""
+        if explanation and channel != SMS:
+            rendered = replace(rendered, text=rendered.text + "\n" + explanation)
+        letter.text = rendered.text
+        if not rendered.text:
+            continue
+        row = partial(Outbox, recipient=letter.player, match=letter.match, channel=channel, address=address)
+        rows.append(row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=letter.replaces))
+        if explanation and channel == SMS:
+            rows.append(row(kind="legend", text=explanation))
+    return Outbox.objects.bulk_create(rows) if rows else []
+
+
+def _merged(letters: list[Letter]) -> list[Letter]:
+    """Drop what a reader would get twice: a later table of the same match replaces an
+    earlier one (its moves kept), and a letter whose content is the reader's reply."""
+    replies = {letter.player.pk: letter for letter in letters if letter.is_reply and letter.player}
+    newest: dict[tuple[int, str], Letter] = {}
+    kept: list[Letter] = []
+    for letter in letters:
+        reader = letter.player.pk if letter.player else None
+        reply_letter = replies.get(reader)
+        if reply_letter is not None and letter is not reply_letter and _content(letter) is _content(reply_letter):
+            reply_letter.kind = letter.kind  # the reply is that message: a result is a result
+            continue
+        if isinstance(_content(letter), TableView) and reader is not None:
+            key = (reader, _content(letter).code)
+            earlier = newest.get(key)
+            if earlier is not None:
+                moves = (*_content(earlier).last_moves, *_content(letter).last_moves)
+                earlier.content = replace(_content(letter), last_moves=_unique(moves))
+                if letter.kind == "turn" and not earlier.is_reply:
+                    earlier.kind = "turn"
+                continue
+            newest[key] = letter
+        kept.append(letter)
+    return kept
+
+
+def _unique(items: tuple) -> tuple:
+    return tuple(dict.fromkeys(items))
+
+
+def _content(letter: Letter) -> object:
+    """A letter's content, worked out once: a callable is called in the reader's language."""
+    if callable(letter.content) and not isinstance(letter.content, str):
+        language = letter.player.language if letter.player else translation.get_language()
+        with translation.override(language):
+            letter.content = letter.content()
+    return letter.content
+
+
+def _in_order(letters: list[Letter]) -> list[Letter]:
+    return [letter for letter in letters if letter.is_reply] + [letter for letter in letters if not letter.is_reply]
+
+
+def _destination(letter: Letter) -> tuple[str, str] | None:
+    if letter.player is None:
+        return letter.channel, letter.address
+    return route(letter.player, letter.channel)
+
+
+def _first_table(letter: Letter, explained: set[int]) -> bool:
+    """Whether this is the first table its reader ever gets: then it comes with how to
+    read it, once (``Player.tables_explained``)."""
+    player = letter.player
+    if player is None or player.tables_explained or player.pk in explained:
+        return False
+    if not isinstance(_content(letter), TableView):
+        return False
+    explained.add(player.pk)
+    player.tables_explained = True
+    return Player.objects.filter(pk=player.pk, tables_explained=False).update(tables_explained=True) == 1
+
+
+def _in_language(letter: Letter, text: Callable[[], str]) -> str:
+    with translation.override(letter.player.language if letter.player else translation.get_language()):
+        return text()
+
+
+def _render(letter: Letter, channel: str) -> Rendered:
+    if letter.player is None:
+        return Rendered(str(letter.content))  # posted text is rendered by its poster
+    language = letter.player.language if letter.player else translation.get_language()
+    with translation.override(language):
+        return render(_content(letter), channel)

@@ -1,33 +1,38 @@
 """Playing a match: the start, every move, its end, and who is told what.
 
-Each public function runs in one transaction that locks the match row, checks
-the version where one is given, applies the move through the engine, appends
-the events, updates scores and the clock, and writes the messages. Moves from
-players, computer players, timeouts and admins all end in ``apply_move``.
+Each public function runs inside a change (``services.change``) that locks
+the match, checks the version where one is given, applies the move through
+the engine, appends the events, updates scores and the clock, and writes the
+messages. Moves from players, computer players, timeouts and admins all end
+in ``apply_move``.
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase
 
-from .. import scheduling
 from ..models import Hand as HandRow
 from ..models import Match, Player, Seat
 from . import groups, outbox, state
+from .change import current
 from .errors import ServiceError, StaleError
-from .visibility import MoveView, result_view, role_names, seat_of_role, table_view
+from .visibility import MoveView, ResultView, result_view, role_names, seat_of_role, table_view
 
 OWN_MOVES = ("", "suggestion")
+TABLE_KINDS = ("turn", "deal", "advise", "moved", "suggestion")
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
+REMINDER_SHARE = 0.2  # the player to move is reminded when a fifth of his time is left
+# A computer player moves at once, from the task the change publishes; if that task
+# is lost, the clock scan plays the move when this much time has passed.
+COMPUTER_GRACE = timedelta(seconds=10)
 
 
 @dataclass
@@ -38,6 +43,7 @@ class Table:
     seats: list[Seat]
     hand_row: HandRow
     hand: Hand
+    moves: list[dict] = field(default_factory=list)  # the hand's logged moves, as the log has them
 
     def seat(self, position: int) -> Seat:
         return self.seats[position]
@@ -58,19 +64,28 @@ class Table:
     def name(self, position: int) -> str:
         return self.seats[position].player.display_name
 
+    def computer_plays(self, position: int) -> bool:
+        seat = self.seat(position)
+        return seat.player.is_computer or seat.autopilot
+
+    def view(self, position: int, last_moves: tuple[MoveView, ...] = ()):
+        """The table as the player in ``position`` may see it now."""
+        return table_view(self.match, self.seats, self.hand_row, self.hand, position, last_moves)
+
 
 def load_table(match_id: int, version: int | None = None) -> Table:
     """Lock and load a running match; refuse a stale version."""
-    match = state.lock(match_id)
+    match, seats = state.lock_table(match_id)
     if match.status != Match.Status.RUNNING:
         raise ServiceError(_("Match #%(code)s is not running.") % {"code": match.code})
     if version is not None and version != match.version:
         raise StaleError(
-            _("That was for an earlier moment of #%(code)s. Here is the table now.") % {"code": match.code}
+            _("That was for an earlier moment of #%(code)s. Here is the table now.") % {"code": match.code},
+            match.code,
         )
-    hand_row = state.current_hand_row(match)
-    assert hand_row is not None
-    return Table(match, state.seats_of(match), hand_row, state.load_hand(match, hand_row))
+    hand_row = match.current_hand
+    moves = state.moves_of(hand_row)
+    return Table(match, seats, hand_row, state.load_hand(match, hand_row, moves), moves)
 
 
 # Starting ------------------------------------------------------------------
@@ -86,7 +101,6 @@ def start(match: Match) -> None:
     state.append_event(match, "cut", rounds=draws, box=roles.box, captain=roles.captain, sitter=roles.sitter)
     match.status = Match.Status.RUNNING
     match.started_at = timezone.now()
-    match.save()
 
     def cut_text() -> str:
         lines = [_("#%(code)s starts. The cut for roles:") % {"code": match.code}]
@@ -113,16 +127,23 @@ def _begin_hand(table: Table) -> None:
         if seat.position != table.mover and table.role_of(seat.position) is not Role.SITTER:
             _send_table(table, seat.position, "deal")
     _announce_turn(table, ())
-    _save(table.match)
 
 
 # Moves ---------------------------------------------------------------------
 
 
-def apply_move(table: Table, position: int, action: Action, actor: Player | None, automatic: str = "") -> None:
-    """Apply one move for the seat to move. ``automatic`` says how it was made: ""
-    (typed or pressed), "suggestion" (the captain accepted the sitter's),
-    "timeout", "timeout-suggestion" or "computer". Caller holds the lock."""
+def apply_move(
+    table: Table, position: int, action: Action, actor: Player | None, automatic: str = ""
+) -> ResultView | None:
+    """Apply one move for the seat to move; return the hand's result if the move ended it.
+    ``automatic`` says how it was made: "" (typed or pressed), "suggestion" (the
+    captain accepted the sitter's), "timeout", "timeout-suggestion", "computer" (a
+    computer player's) or "autopilot" (a computer playing for an absent person).
+    Caller holds the lock."""
+    if table.match.is_paused:
+        raise ServiceError(
+            _("#%(code)s is paused by an admin: nobody moves until it is resumed.") % {"code": table.match.code}
+        )
     if position != table.mover:
         raise ServiceError(_("It is %(name)s's turn.") % {"name": table.name(table.mover)})
     before = table.hand
@@ -135,18 +156,19 @@ def apply_move(table: Table, position: int, action: Action, actor: Player | None
     if automatic:
         data["automatic"] = automatic
     state.append_event(table.match, state.MOVE, table.hand_row, actor, **data)
+    table.moves.append(data)
     table.hand = after
     table.match.last_move_at = timezone.now()
-    if automatic in OWN_MOVES:
-        table.seat(position).timeouts_in_row = 0
-        table.seat(position).save(update_fields=["timeouts_in_row"])
+    seat = table.seat(position)
+    if automatic in OWN_MOVES and seat.timeouts_in_row:
+        seat.timeouts_in_row = 0
+        seat.save(update_fields=["timeouts_in_row"])
     if table.hand_row.suggestion:
         table.hand_row.suggestion = ""
         table.hand_row.save(update_fields=["suggestion"])
     public = MoveView(table.name(position), str(action), automatic)
     if after.is_over:
-        _finish_hand(table)
-        return
+        return _finish_hand(table)
     if after.to_move is not before.to_move or after.phase in (Phase.UPCARD, Phase.DRAW):
         _start_turn(table)
         _tell_mover(table, position, automatic, public)
@@ -154,7 +176,9 @@ def apply_move(table: Table, position: int, action: Action, actor: Player | None
     else:
         _tell_mover(table, position, automatic, public)
         _tell_sitter(table, (public,))
-    _save(table.match)
+        if table.computer_plays(table.mover):
+            current().computer_move(table.match)  # the second half of its turn
+    return None
 
 
 def _tell_mover(table: Table, position: int, automatic: str, public: MoveView) -> None:
@@ -173,13 +197,20 @@ def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
 
 
 def _start_turn(table: Table) -> None:
+    """The turn's clock: the deadline, and the reminder at four fifths of the time. A
+    computer player is moved after the commit, and by the clock scan if that is lost."""
     match = table.match
     match.turn_seat = table.mover
-    match.reminded = False
+    now = timezone.now()
     if match.is_paused:
         match.paused_remaining = timedelta(seconds=match.move_seconds)
+        match.deadline = match.remind_at = None
+    elif table.computer_plays(table.mover):
+        match.deadline, match.remind_at = now + COMPUTER_GRACE, None
+        current().computer_move(match)
     else:
-        match.deadline = timezone.now() + timedelta(seconds=match.move_seconds)
+        match.deadline = now + timedelta(seconds=match.move_seconds)
+        match.remind_at = match.deadline - timedelta(seconds=match.move_seconds * REMINDER_SHARE)
 
 
 def _begin_change(match: Match) -> None:
@@ -189,26 +220,42 @@ def _begin_change(match: Match) -> None:
     match.version += 1
 
 
-def _save(match: Match) -> None:
-    """Persist a change and schedule what it makes due, after the commit."""
-    match.save()
-    match_id, version, deadline = match.pk, match.version, match.deadline
-    if match.status == Match.Status.RUNNING:
-        transaction.on_commit(lambda: scheduling.turn_clock(match_id, version, deadline))
-        transaction.on_commit(lambda: scheduling.computer_move(match_id, version))
+def set_autopilot(table: Table, position: int, on: bool) -> None:
+    """A computer plays the seat from now on (``on``), or its player again: a new
+    version (old buttons and pending computer moves are void), and if the seat is
+    to move, its turn starts again for whoever plays it now."""
+    seat = table.seat(position)
+    seat.autopilot = on
+    seat.timeouts_in_row = seat.timeouts_in_row if on else 0
+    seat.save(update_fields=["autopilot", "timeouts_in_row"])
+    _begin_change(table.match)
+    if table.mover == position and not table.match.is_paused:
+        _start_turn(table)
 
 
 def save(match: Match) -> None:
-    """Save a change made outside a move (an admin's) the way a move is saved, so
-    that the computer player and the turn clock are scheduled for the new version."""
+    """A change made outside a move (an admin's): a new version, and the computer
+    player to move, if one is, is scheduled as after any move."""
     _begin_change(match)
-    _save(match)
+    if match.status == Match.Status.RUNNING and not match.is_paused and match.turn_seat is not None:
+        seat = match.seats.select_related("player").get(position=match.turn_seat)
+        if seat.player.is_computer or seat.autopilot:
+            current().computer_move(match)
 
 
 def _send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveView, ...] = ()) -> None:
-    player = table.seat(position).player
-    view = table_view(table.match, table.seats, table.hand_row, table.hand, position, last_moves)
-    outbox.send(player, kind, view, table.match, replaces=f"table:{table.match.code}")
+    """The table to one seat, unless he has no use for it: a seat a computer plays
+    for an absent player (he gets the results, and the table when he is back), or
+    a sitter who asked for no advice tables."""
+    seat = table.seat(position)
+    if seat.autopilot or (kind == "advise" and not seat.player.advises):
+        return
+    outbox.send(seat.player, kind, table.view(position, last_moves), table.match, replaces=table_key(table.match.code))
+
+
+def table_key(code: str) -> str:
+    """What a newer table of match ``code`` replaces: edited in place on Telegram, skipped when queued."""
+    return f"table:{code}"
 
 
 def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
@@ -224,22 +271,20 @@ def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
 def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """Within the captain's turn (he took a card), the sitter sees it, to advise
     on the discard; a computer captain does not wait for advice."""
-    captain = table.seat(table.position_of_role(Role.CAPTAIN))
-    if table.hand.to_move is Role.CAPTAIN and not (captain.player.is_computer or captain.autopilot):
+    if table.hand.to_move is Role.CAPTAIN and not table.computer_plays(table.position_of_role(Role.CAPTAIN)):
         _send_table(table, table.position_of_role(Role.SITTER), "advise", last_moves)
 
 
 def _recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
     """The hand's last ``count`` moves, oldest first, as everyone saw them."""
-    logged = table.hand_row.events.filter(kind=state.MOVE).order_by("-seq").values_list("data", flat=True)[:count]
     return tuple(
-        MoveView(table.name(data["seat"]), data["move"], data.get("automatic", "")) for data in reversed(logged)
+        MoveView(table.name(data["seat"]), data["move"], data.get("automatic", "")) for data in table.moves[-count:]
     )
 
 
-def _finish_hand(table: Table) -> None:
+def _finish_hand(table: Table) -> ResultView:
     """Score the hand (R8), rotate roles (R3.4, R3.5), and either end the game
-    (R10) or deal the next hand."""
+    (R10) or deal the next hand. Returns the result, which every player is sent."""
     match, hand_row, hand = table.match, table.hand_row, table.hand
     result = hand.result
     assert result is not None
@@ -257,7 +302,7 @@ def _finish_hand(table: Table) -> None:
     next_roles = {} if game.winner is not None else role_names_of(game.roles)
     view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner)
     hand_row.summary = summary_of(view)
-    hand_row.save()
+    hand_row.save(update_fields=["result", "winner", "points", "ended_at", "summary"])
     state.append_event(
         match,
         "hand_over",
@@ -274,11 +319,11 @@ def _finish_hand(table: Table) -> None:
     groups.to_group(match, "result", view)
     if game.winner is not None:
         finish(match, table.seat(game.winner).player, "target")
-        _save(match)
-        return
+        return view
     hand_row, new_hand = state.deal_hand(match, hand_row.number + 1, game.roles)
-    table.hand_row, table.hand = hand_row, new_hand
+    table.hand_row, table.hand, table.moves = hand_row, new_hand, []
     _begin_hand(table)
+    return view
 
 
 def role_names_of(roles) -> dict[int, str]:
@@ -309,12 +354,16 @@ def summary_of(view) -> dict:
     }
 
 
+UNPLAYED = ("aborted", "empty", "expired")  # ends that leave a match aborted, not finished
+
+
 def finish(match: Match, winner: Player | None, reason: str) -> None:
-    """End the match; ``winner`` None means aborted. Caller holds the lock and saves."""
-    match.status = Match.Status.FINISHED if winner else Match.Status.ABORTED
+    """End the match: played to its end (the target, a resignation, an admin's
+    ruling), with or without a winner, or aborted (``UNPLAYED``). Caller holds the lock."""
+    match.status = Match.Status.ABORTED if reason in UNPLAYED else Match.Status.FINISHED
     match.winner = winner
     match.finished_at = timezone.now()
-    match.deadline = None
+    match.deadline = match.remind_at = None
     match.turn_seat = None
     match.paused_at = None
     match.paused_remaining = None

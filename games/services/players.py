@@ -33,8 +33,11 @@ def telegram_player(user_id: int, chat_id: int, name: str, username: str = "", l
 
 @transaction.atomic
 def phone_player(phone: str) -> tuple[Player, bool]:
-    """The player of a phone number, registered by his first message."""
-    return Player.objects.select_for_update().get_or_create(phone=phone, defaults={"display_name": "…" + phone[-4:]})
+    """The player of a phone number, registered by his first message, named "Player"
+    and the number's last four digits until he chooses a name (``name NAME``)."""
+    return Player.objects.select_for_update().get_or_create(
+        phone=phone, defaults={"display_name": f"Player {phone[-4:]}"}
+    )
 
 
 def computer_player(match: Match, strength: str) -> Player:

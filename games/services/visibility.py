@@ -134,6 +134,12 @@ class MoveView:
     def __str__(self) -> str:
         return f"{self.name}: {self.move}"
 
+    def without_advice(self) -> MoveView:
+        """The move as the box and the public see it: whether the team's move was the
+        sitter's suggestion is the team's secret (R3.2)."""
+        automatic = {"suggestion": "", "timeout-suggestion": "timeout"}.get(self.automatic, self.automatic)
+        return replace(self, automatic=automatic)
+
 
 def table_view(
     match: Match,
@@ -175,7 +181,7 @@ def table_view(
         moves=moves,
         knocks=knocks,
         suggestion=hand_row.suggestion if role is not Role.BOX else "",
-        last_moves=last_moves,
+        last_moves=last_moves if role is not Role.BOX else tuple(move.without_advice() for move in last_moves),
         commitment=hand_row.commitment,
     )
 
@@ -239,6 +245,75 @@ def result_view(
         salt=hand_row.salt,
         commitment=hand_row.commitment,
     )
+
+
+@dataclass(frozen=True)
+class MatchLine:
+    """One of a player's matches as he may see it in a list (``status``, ``help``):
+    where it stands and what he may do in it, never a card of anyone else's."""
+
+    code: str
+    status: str  # "lobby" or "running"
+    players: int  # seats taken
+    hand_number: int = 0
+    role: str = ""  # his role in the hand in play
+    to_move: str = ""  # who is to move
+    your_move: bool = False
+    moves: tuple[str, ...] = ()  # what he may play now, or suggest as the sitter
+    knocks: dict[Card, int] = field(default_factory=dict)
+    upcard: Card | None = None  # the pile's top, which "take" takes
+    partner: str = ""  # the captain's sitter, the sitter's captain
+    suggestion: str = ""  # the sitter's suggestion waiting for the captain
+    deadline: datetime | None = None
+    paused: bool = False
+
+
+def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
+    """``seat``'s match as a line of his list; ``hand`` is the hand in play, replayed,
+    when he is to move or advises on the move (else None)."""
+    match = seat.match
+    if match.status != Match.Status.RUNNING:
+        return MatchLine(match.code, match.status, len(seats))
+    hand_row = match.current_hand
+    roles = role_names(hand_row)
+    role = roles[seat.position]
+    names = {other.position: other.player.display_name for other in seats}
+    partner = {"captain": hand_row.sitter, "sitter": hand_row.captain}.get(role)
+    moves, knocks = available_moves(hand) if hand is not None else ((), {})
+    return MatchLine(
+        code=match.code,
+        status=match.status,
+        players=len(seats),
+        hand_number=hand_row.number,
+        role=role,
+        to_move=names.get(match.turn_seat, ""),
+        your_move=match.turn_seat == seat.position,
+        moves=moves,
+        knocks=knocks,
+        upcard=hand.pile[-1] if hand is not None and hand.pile else None,
+        partner=names[partner] if partner is not None else "",
+        suggestion=hand_row.suggestion if role == "captain" else "",
+        deadline=match.deadline,
+        paused=match.is_paused,
+    )
+
+
+@dataclass(frozen=True)
+class MatchesView:
+    """A player's matches, for ``status`` with several and for ``help``."""
+
+    lines: tuple[MatchLine, ...]
+    more: int = 0  # matches left out of a long list
+
+
+@dataclass(frozen=True)
+class HelpView:
+    """``help``: his matches as lines, and the ways he can be reached."""
+
+    lines: tuple[MatchLine, ...]
+    more: int = 0
+    telegram: bool = False
+    phone: bool = False
 
 
 # Everyone: the public pages and the moderation desk --------------------------
@@ -318,7 +393,7 @@ def public_table_view(
         deadline=match.deadline,
         paused=match.is_paused,
         commitment=hand_row.commitment,
-        last_moves=last_moves,
+        last_moves=tuple(move.without_advice() for move in last_moves),
     )
 
 
@@ -340,7 +415,8 @@ def public_hand_view(match: Match, seats: list[Seat], hand_row: HandRow) -> Publ
     logged = hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
     # Who made a move: its actor, else (a timeout) whoever holds the seat now.
     moves = tuple(
-        MoveView(actor or names[data["seat"]], data["move"], data.get("automatic", "")) for data, actor in logged
+        MoveView(actor or names[data["seat"]], data["move"], data.get("automatic", "")).without_advice()
+        for data, actor in logged
     )
     return replace(view, deck=hand_row.deck, salt=hand_row.salt, moves=moves)
 

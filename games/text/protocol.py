@@ -5,14 +5,16 @@ or raises ``ProtocolError`` with a short reply that says what is possible.
 
 >>> parse("#K7Q2 d 10h")
 Command(name='discard', code='K7Q2', version=None, card=Th, text='', number=None, options=None, suggestion=None)
->>> parse("/new 3d to 150").options
-NewOptions(move_seconds=259200, target=150, gin_bonus=25)
+>>> parse("/new 3d to 150 undercut 5 open").options
+NewOptions(move_seconds=259200, target=150, gin_bonus=25, undercut_bonus=5, may_discard_taken=False, is_open=True)
 """
 
 from __future__ import annotations
 
+import difflib
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
 
@@ -27,7 +29,12 @@ NOTIFY_CHOICES = ("sms", "telegram", "auto")
 PHONE_PATTERN = re.compile(r"^\+[1-9]\d{7,14}$")
 LINK_CODE_PATTERN = re.compile(r"^\d{6}$")
 CODE_PATTERN = re.compile(r"^[A-Z0-9]{4,8}$")
+NAME_PATTERN = re.compile(r"^[^\W_]+(?: [^\W_]+)*$")  # letters and digits of any script, single spaces
+MAX_NAME = 20
 MAX_TEAM_TEXT = 300
+MAX_NUMBER_DIGITS = 6  # no option needs more; int() of thousands of digits is slow, and refused past 4,300
+UNDERCUT_BONUS_RANGE = (0, 25)
+TARGET_RANGE = (50, 500)
 
 ALIASES = {
     "d": "discard",
@@ -38,10 +45,27 @@ ALIASES = {
     "scores": "score",
     "start": "help",
 }
-NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score", "resign")
+NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score")
 CARD_ARGUMENT = ("discard", "knock")
 PLAY_COMMANDS = ("pass", "take", "draw", "discard", "knock")
-COMMANDS = (*NO_ARGUMENT, *CARD_ARGUMENT, "new", "join", "group", "suggest", "team", "lang", "phone", "link", "notify")
+COMMANDS = (
+    *NO_ARGUMENT,
+    *CARD_ARGUMENT,
+    "new",
+    "join",
+    "group",
+    "suggest",
+    "team",
+    "lang",
+    "phone",
+    "link",
+    "notify",
+    "resign",
+    "name",
+    "advise",
+)
+CONFIRM_WORDS = ("yes",)
+SWITCH_WORDS = ("on", "off")
 
 
 class ProtocolError(ValueError):
@@ -50,9 +74,14 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class NewOptions:
+    """What ``new`` sets: every option of RULES.md's table, the clock, and the lobby."""
+
     move_seconds: int = MOVE_TIMES[DEFAULT_MOVE_TIME]
     target: int = 100
     gin_bonus: int = 25
+    undercut_bonus: int = 10
+    may_discard_taken: bool = False  # R6.2 off: ``anydiscard``
+    is_open: bool = False  # listed in the public lobby: ``open``
 
 
 @dataclass(frozen=True)
@@ -83,8 +112,20 @@ class Command:
         return f"{self.name} {self.text}".strip()
 
 
+def clean(text: str) -> str:
+    """``text`` without the characters nobody types on purpose: control characters
+    (NUL included), format characters (zero-width spaces, bidi overrides) and
+    unassigned or private code points. Line breaks and tabs become spaces."""
+    return "".join(
+        " " if char in "\n\r\t" else char
+        for char in text
+        if char in "\n\r\t" or unicodedata.category(char) not in ("Cc", "Cf", "Cn", "Co", "Cs")
+    )
+
+
 def parse(text: str) -> Command:
     """Read one command; raise ``ProtocolError`` with a friendly reply if it is not one."""
+    text = clean(text)
     words = text.strip().split()
     code, version = None, None
     if words and words[0].startswith("#"):
@@ -96,9 +137,20 @@ def parse(text: str) -> Command:
     if name in OPT_OUT_WORDS:
         raise ProtocolError(_("STOP and similar words are only for SMS opt-out. Type help for the commands."))
     if name not in COMMANDS:
-        raise ProtocolError(_("I don't know '%(word)s'. Type help for the commands.") % {"word": _short(words[0])})
+        raise ProtocolError(_unknown(words[0]))
     command = _command(name, args, text)
     return Command(**{**command.__dict__, "code": code, "version": version})
+
+
+def _unknown(word: str) -> str:
+    """The reply to a word that is no command: a close command is offered ("drwa": draw)."""
+    close = difflib.get_close_matches(_name(word), COMMANDS, n=1, cutoff=0.7)
+    if close:
+        return _("I don't know '%(word)s'. Did you mean %(command)s? Type help for the commands.") % {
+            "word": _short(word),
+            "command": close[0],
+        }
+    return _("I don't know '%(word)s'. Type help for the commands.") % {"word": _short(word)}
 
 
 def _name(word: str) -> str:
@@ -108,8 +160,9 @@ def _name(word: str) -> str:
 
 
 def _is_number(word: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes ``²``, which ``int`` refuses."""
-    return word.isascii() and word.isdigit()
+    """A few ASCII digits only: ``str.isdigit`` also takes ``²``, which ``int`` refuses,
+    and a number of thousands of digits is no option of ours."""
+    return word.isascii() and word.isdigit() and len(word) <= MAX_NUMBER_DIGITS
 
 
 def _selector(word: str) -> tuple[str, int | None]:
@@ -127,9 +180,28 @@ def _command(name: str, args: list[str], text: str) -> Command:
             raise ProtocolError(_("'%(command)s' takes nothing after it.") % {"command": name})
         return Command(name)
     if name in CARD_ARGUMENT:
-        if len(args) != 1:
+        if not args:
             raise ProtocolError(_("Say which card: %(command)s 7h") % {"command": name})
+        if len(args) > 1:
+            raise ProtocolError(
+                _("One card at a time: %(command)s %(card)s") % {"command": name, "card": _card(args[0])}
+            )
         return Command(name, card=_card(args[0]))
+    if name == "resign":
+        if args and [arg.lower() for arg in args] != ["yes"]:
+            raise ProtocolError(_("To give the match up: resign, then resign yes to confirm."))
+        return Command(name, text="yes" if args else "")
+    if name == "name":
+        given = " ".join(args)
+        if not NAME_PATTERN.match(given) or len(given) > MAX_NAME:
+            raise ProtocolError(
+                _("A name is 1 to %(most)s letters, digits and spaces: name Alice") % {"most": MAX_NAME}
+            )
+        return Command(name, text=given)
+    if name == "advise":
+        if len(args) != 1 or args[0].lower() not in SWITCH_WORDS:
+            raise ProtocolError(_("As the sitter, get the captain's cards to advise on: advise on, or advise off"))
+        return Command(name, text=args[0].lower())
     if name in ("join", "group"):
         if len(args) != 1:
             raise ProtocolError(_("Say which match: %(command)s K7Q2") % {"command": name})
@@ -197,30 +269,44 @@ def _card(word: str) -> Card:
 
 
 def _new_options(args: list[str]) -> NewOptions:
-    move_seconds, target, gin_bonus = MOVE_TIMES[DEFAULT_MOVE_TIME], 100, 25
+    """``new [TIME] [to N] [gin N] [undercut N] [anydiscard] [open]``, in any order."""
+    options = NewOptions()
     words = [word.lower() for word in args]
     while words:
         word = words.pop(0)
         if word in MOVE_TIMES:
-            move_seconds = MOVE_TIMES[word]
-        elif word in ("to", "gin") and words and _is_number(words[0]):
-            value = int(words.pop(0))
-            if word == "to":
-                if not 50 <= value <= 500:
-                    raise ProtocolError(_("The target score is 50 to 500: new to 150"))
-                target = value
-            else:
-                if value not in (20, 25):
-                    raise ProtocolError(_("The gin bonus is 25 or 20: new gin 20"))
-                gin_bonus = value
+            options = replace(options, move_seconds=MOVE_TIMES[word])
+        elif word == "anydiscard":
+            options = replace(options, may_discard_taken=True)
+        elif word == "open":
+            options = replace(options, is_open=True)
+        elif word in ("to", "gin", "undercut") and words and _is_number(words[0]):
+            options = _with_number(options, word, int(words.pop(0)))
         else:
-            times = " ".join(MOVE_TIMES)
-            raise ProtocolError(
-                _("new [TIME] [to N] [gin 20|25]. TIME is one of: %(times)s. Example: new 3d to 150") % {"times": times}
-            )
-    return NewOptions(move_seconds, target, gin_bonus)
+            raise ProtocolError(_new_usage())
+    return options
+
+
+def _with_number(options: NewOptions, word: str, value: int) -> NewOptions:
+    if word == "to":
+        if not TARGET_RANGE[0] <= value <= TARGET_RANGE[1]:
+            raise ProtocolError(_("The target score is 50 to 500: new to 150"))
+        return replace(options, target=value)
+    if word == "gin":
+        if value not in (20, 25):
+            raise ProtocolError(_("The gin bonus is 25 or 20: new gin 20"))
+        return replace(options, gin_bonus=value)
+    if not UNDERCUT_BONUS_RANGE[0] <= value <= UNDERCUT_BONUS_RANGE[1]:
+        raise ProtocolError(_("The undercut bonus is 0 to 25: new undercut 15"))
+    return replace(options, undercut_bonus=value)
+
+
+def _new_usage() -> str:
+    return _(
+        "new [TIME] [to N] [gin 20] [undercut N] [anydiscard] [open]. TIME is one of: %(times)s. Example: new 3d to 150"
+    ) % {"times": " ".join(MOVE_TIMES)}
 
 
 def _short(word: str) -> str:
-    """Echo a player's word back, but never a long one."""
+    """Echo a player's word back, but never a long one (``parse`` has cleaned it)."""
     return word if len(word) <= 12 else word[:12] + "…"

@@ -1,0 +1,36 @@
+"""A player's own settings: his language, his name, and whether he follows the hands he sits out."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from games.text.protocol import Command
+
+from ...models import Player
+from ..errors import ServiceError
+from .choosing import Reply
+
+
+def lang(player: Player, command: Command) -> Reply:
+    player.language = command.text
+    player.save(update_fields=["language"])
+    return lambda: _("Language: English.")
+
+
+def name(player: Player, command: Command) -> Reply:
+    """The name others see; no two players share one, whatever its case."""
+    wanted = command.text
+    if Player.objects.filter(display_name__iexact=wanted).exclude(pk=player.pk).exists():
+        raise ServiceError(_("%(name)s is taken: choose another name.") % {"name": wanted})
+    player.display_name = wanted
+    player.save(update_fields=["display_name"])
+    return _("Your name is %(name)s.") % {"name": wanted}
+
+
+def advise(player: Player, command: Command) -> Reply:
+    """Whether, as the sitter, he gets the captain's cards at each of the captain's turns."""
+    player.advises = command.text == "on"
+    player.save(update_fields=["advises"])
+    if player.advises:
+        return _("As the sitter you get the captain's cards at his turns, to advise him.")
+    return _("As the sitter you get no tables now: status shows the captain's cards, advise on brings them back.")

@@ -1,0 +1,103 @@
+"""Which match a command is for: named by ``#CODE``, or the one it fits (PROTOCOL.md).
+
+A player may sit in several matches at once. The matches he sits in are
+locked and read in one query, with their seats, players and current hands,
+so that choosing costs one read and the command needs no other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.utils.translation import gettext as _
+
+from games.engine import Role
+from games.text.protocol import Command
+
+from ...models import Match, Player, Seat
+from .. import presence, state
+from ..errors import ServiceError
+
+Reply = object  # a str or a view that games.text.render renders
+RUNNING = (Match.Status.RUNNING,)
+LOBBY = (Match.Status.LOBBY,)
+ACTIVE = (*RUNNING, *LOBBY)
+
+
+def my_seats(player: Player, statuses: tuple[str, ...] = ACTIVE, code: str | None = None) -> list[Seat]:
+    """The player's seats in matches of these statuses (or in match ``code``), oldest
+    match first. The matches are locked and read with all their seats, players and
+    current hands in one query, so that the command then needs no other read of them."""
+    mine = Seat.objects.filter(player=player)
+    mine = mine.filter(match__code=code) if code else mine.filter(match__status__in=statuses)
+    tables = state.lock_seats(mine.values("match_id"))
+    own = [seat for seats in tables.values() for seat in seats if seat.player_id == player.pk]
+    return sorted(own, key=lambda seat: (seat.match.created_at, seat.match_id))
+
+
+def pick(player: Player, command: Command, fits: Callable[[Match, Seat], bool], statuses: tuple[str, ...]) -> Seat:
+    """His seat in the one match a command is for; a player a computer plays for
+    (he missed turns) takes his seat back with any command in that match."""
+    seat = choose(player, command, fits, statuses)
+    if seat.autopilot and seat.match.status == Match.Status.RUNNING:
+        presence.take_back(player, seat)
+    return seat
+
+
+def choose(player: Player, command: Command, fits: Callable[[Match, Seat], bool], statuses: tuple[str, ...]) -> Seat:
+    """The seat of the one match a command is for: named by ``#CODE``, or the only one it fits."""
+    if command.code:
+        named = my_seats(player, (), code=command.code)
+        if not named:
+            raise ServiceError(_("You are not in a match #%(code)s.") % {"code": command.code})
+        return named[0]
+    active = my_seats(player)
+    fitting = [seat for seat in active if seat.match.status in statuses and fits(seat.match, seat)]
+    if len(fitting) == 1:
+        return fitting[0]
+    if not fitting and Match.Status.FINISHED in statuses and (last := last_finished(player)) is not None:
+        return last
+    if not fitting:
+        if len(active) == 1:
+            return active[0]  # his one match: the handler says why the command does not fit it now
+        if not active:
+            raise ServiceError(_("You are in no match. Start one with: new - or join one with: join CODE"))
+        raise ServiceError(
+            _("None of your matches waits on you for %(command)s. Your matches: status")
+            % {"command": command.as_text()}
+        )
+    codes = " ".join(f"#{seat.match.code}" for seat in fitting)
+    raise ServiceError(
+        _("Which match? Put its code first, like: #%(code)s %(command)s. Yours: %(codes)s")
+        % {"code": fitting[0].match.code, "command": command.as_text(), "codes": codes}
+    )
+
+
+def last_finished(player: Player) -> Seat | None:
+    """His seat in the match he finished last (``score`` after the end)."""
+    seats = Seat.objects.filter(player=player, match__status=Match.Status.FINISHED).order_by("-match__finished_at")
+    return seats.select_related("match").first()
+
+
+def role_now(match: Match, seat: Seat) -> Role | None:
+    hand_row = match.current_hand
+    if hand_row is None or match.status != Match.Status.RUNNING:
+        return None
+    return {hand_row.box: Role.BOX, hand_row.captain: Role.CAPTAIN, hand_row.sitter: Role.SITTER}[seat.position]
+
+
+def to_move(match: Match, seat: Seat) -> bool:
+    return match.status == Match.Status.RUNNING and match.turn_seat == seat.position
+
+
+def sitter_advising(match: Match, seat: Seat) -> bool:
+    hand_row = match.current_hand
+    return role_now(match, seat) is Role.SITTER and match.turn_seat == hand_row.captain
+
+
+def on_team(match: Match, seat: Seat) -> bool:
+    return role_now(match, seat) in (Role.CAPTAIN, Role.SITTER)
+
+
+def any_match(match: Match, seat: Seat) -> bool:
+    return True

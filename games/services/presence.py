@@ -1,0 +1,75 @@
+"""A player who is gone, and back: a computer plays his seat meanwhile.
+
+A seat goes to a computer (``Seat.autopilot``) when its player misses three
+turns in a row, can't be reached any more (he blocked the bot, sent STOP) or
+is banned; he gets it back with any command in that match, or by START. While
+a computer plays for him he gets no tables (``play._send_table``), only the
+notices and the results; when he is back he gets the table as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from django.utils.translation import gettext as _
+
+from ..models import Match, Player, Seat
+from . import outbox, play, state
+from .change import change
+
+
+def hand_over(table: play.Table, position: int, kind: str, notice: Callable[[], str]) -> None:
+    """A computer plays the seat from now on; everyone in the match is told ``notice``
+    (a message of ``kind``: "autopilot", "unreachable", "banned")."""
+    seat = table.seat(position)
+    if seat.autopilot or seat.player.is_computer:
+        return
+    play.set_autopilot(table, position, True)
+    for other in table.seats:
+        outbox.send(other.player, kind, notice, table.match)
+
+
+def gone(player: Player, kind: str, notice: Callable[[Player, Match], Callable[[], str]]) -> None:
+    """Hand every running seat of ``player`` to a computer, each match told ``notice(player, match)``."""
+    with change():
+        for match_id in _running_matches_of(player):
+            table = play.load_table(match_id)
+            hand_over(table, table.position_of(player), kind, notice(player, table.match))
+
+
+def take_back(player: Player, seat: Seat) -> None:
+    """He takes his seat back from the computer that played for him; the others are
+    told, and he gets the table now (after the answer to whatever he typed)."""
+    table = play.load_table(seat.match_id)
+    play.set_autopilot(table, seat.position, False)
+    state.append_event(table.match, "returned", actor=player)
+    match = table.match
+    for other in table.seats:
+        if other.position != seat.position:
+            outbox.send(
+                other.player,
+                "returned",
+                lambda: _("%(name)s is back in #%(code)s and plays again.")
+                % {"name": player.display_name, "code": match.code},
+                match,
+            )
+    note = _("You are back in #%(code)s: the computer no longer plays for you.") % {"code": match.code}
+    view = replace(table.view(seat.position), note=note)
+    outbox.send(player, "returned", view, match, replaces=play.table_key(match.code))
+
+
+def back_everywhere(player: Player) -> None:
+    """He is reachable again (START): he takes back every seat a computer played for him."""
+    with change():
+        for match_id in _running_matches_of(player, autopilot=True):
+            table = play.load_table(match_id)
+            take_back(player, table.seat(table.position_of(player)))
+
+
+def _running_matches_of(player: Player, autopilot: bool | None = None) -> list[int]:
+    """His running matches, by id (the order they are locked in)."""
+    seats = Seat.objects.filter(player=player, match__status=Match.Status.RUNNING)
+    if autopilot is not None:
+        seats = seats.filter(autopilot=autopilot)
+    return list(seats.order_by("match_id").values_list("match_id", flat=True))

@@ -1,0 +1,107 @@
+"""A player's matches and the help, as he reads them: where each match stands and what he may do.
+
+``status`` with several matches lists them (``matches_text``); ``help`` says
+what makes sense now for the asker's role and state in each (``help_text``).
+Both are built from ``visibility.MatchLine``, which holds only what he may see.
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+
+from .style import ROLE_MARKS, Style, deadline_text, moves_text
+
+
+def matches_text(view, style: Style) -> str:
+    """``status`` with several matches: one line each, the reader's turns first to see."""
+    lines = [_("Your matches:")]
+    lines += [_match_line(line, style) for line in view.lines]
+    if view.more:
+        lines.append(_("... and %(count)s more.") % {"count": view.more})
+    example = next((line.code for line in view.lines if line.status == "running"), view.lines[0].code)
+    lines.append(_("For a table: #%(code)s status") % {"code": example})
+    return "\n".join(lines)
+
+
+def _match_line(line, style: Style) -> str:
+    head = style.bold(f"#{line.code}")
+    if line.status == "lobby":
+        return head + " " + _("waits for players (%(count)s of 3).") % {"count": line.players}
+    head += " " + _("hand %(number)s:") % {"number": line.hand_number}
+    if line.paused:
+        return head + " " + _("paused by an admin.")
+    if line.your_move:
+        said = _("your move: %(moves)s") % {"moves": moves_text(line, style.knock_limit or 1)}
+        if line.deadline:
+            said += " " + deadline_text(line.deadline, short=style.name_limit > 0)
+        return head + " " + said
+    if line.role == "sitter" and line.moves:
+        return head + " " + _("advise %(name)s.") % {"name": style.name(line.to_move)}
+    return head + " " + _("%(name)s to move.") % {"name": style.name(line.to_move)}
+
+
+def help_text(view, style: Style) -> str:
+    """What makes sense now, match by match, then what always works."""
+    lines = [] if view.lines else [_no_match()]
+    lines += [_help_line(line, style) for line in view.lines]
+    if view.more:
+        lines.append(_("... and %(count)s more: status lists them.") % {"count": view.more})
+    lines.append(
+        _("Always: status, score, new, join CODE, name NAME, lang CODE, advise on|off, help. Cards: 7h 10d Qs.")
+    )
+    if any(line.status == "running" for line in view.lines):
+        lines.append(_legend_line())
+    if view.telegram:
+        lines.append(_("Turns by: notify sms|telegram|auto") if view.phone else _("By SMS too: phone +15551234567"))
+    return "\n".join(lines)
+
+
+def _no_match() -> str:
+    return _(
+        "You are in no match. new starts one (new 1h to 150: an hour a move, to 150 points); "
+        "join CODE joins a friend's."
+    )
+
+
+def _help_line(line, style: Style) -> str:
+    code = style.bold(f"#{line.code}")
+    if line.status == "lobby":
+        return _("%(code)s waits for players (%(count)s of 3): bot adds a computer player, leave leaves it.") % {
+            "code": code,
+            "count": line.players,
+        }
+    if line.paused:
+        return _("%(code)s is paused by an admin: nobody moves until it is resumed.") % {"code": code}
+    return _role_help(line, style, code) + " " + _("resign gives the match up.")
+
+
+def _role_help(line, style: Style, code: str) -> str:
+    names = {"partner": style.name(line.partner), "to_move": style.name(line.to_move), "code": code}
+    if line.your_move:
+        said = _("%(code)s, your move: %(moves)s.") % {"code": code, "moves": moves_text(line, 0)}
+        if line.upcard is not None and "take" in line.moves:
+            said += " " + _("take takes %(card)s.") % {"card": style.card(line.upcard)}
+        if line.suggestion:
+            said += " " + _("%(partner)s suggests %(move)s: accept plays it.") % {
+                "partner": names["partner"],
+                "move": line.suggestion,
+            }
+        if line.role == "captain":
+            said += " " + _("team TEXT talks to %(partner)s, your sitter.") % names
+        return said
+    if line.role == "sitter" and line.moves:
+        return _(
+            "%(code)s: you sit this hand out and advise %(to_move)s: suggest %(moves)s. team TEXT talks to him only."
+        ) % {**names, "moves": moves_text(line, 0)}
+    if line.role == "sitter":
+        return _("%(code)s: you sit this hand out; %(to_move)s to move. team TEXT talks to %(partner)s.") % names
+    if line.role == "captain":
+        return _("%(code)s: %(to_move)s to move. team TEXT talks to %(partner)s, your sitter.") % names
+    return _("%(code)s: %(to_move)s to move; status shows your cards.") % names
+
+
+def _legend_line() -> str:
+    return _(
+        "In a table: [brackets] hold a meld, (N) is your deadwood count, knock CARD(N) the count after "
+        "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
+    ) % {"box": ROLE_MARKS["box"], "captain": ROLE_MARKS["captain"], "sitter": ROLE_MARKS["sitter"]}

@@ -1,0 +1,188 @@
+"""The table, the moves that led to it and the end of a hand, as each reader reads them.
+
+The views carry only what their reader may see (``games.services.visibility``),
+so nothing here can show a hidden card; everything is worded here, in the
+reader's language, never in the service layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from html import escape
+
+from django.utils.translation import gettext as _
+
+from .sms import compact, fits
+from .style import (
+    ROLE_MARKS,
+    SMS,
+    SMS_KNOCKS,
+    SMS_STYLE,
+    TELEGRAM,
+    Style,
+    deadline_text,
+    hand_text,
+    moves_text,
+    scores_line,
+)
+
+
+def sms_table(view) -> str:
+    """The table in one GSM-7 segment where it can be: everything if it fits; else
+    without the scores line (``score`` has them); else one knock listed, not two;
+    else fewer of the moves before, oldest first. The deadline goes last of all:
+    the player to move must know when his time runs out."""
+    variants = [(view, SMS_KNOCKS, True, True), (view, SMS_KNOCKS, True, False), (view, 1, True, False)]
+    variants += [(replace(view, last_moves=view.last_moves[skip:]), 1, True, False) for skip in range(1, 5)]
+    variants.append((replace(view, last_moves=()), 1, False, False))
+    texts = [compact(table_text(shown, SMS_STYLE, *rest)) for shown, *rest in variants]
+    return next((text for text in texts if fits(text)), texts[-1])
+
+
+def turns_text(moves, style: Style) -> list[str]:
+    """A player's moves in a row share a line, a discard in the short form players
+    type, and how the moves were made is said once: ``Bo: draw, d 7h (automatic: time ran out)``."""
+    turns: list[tuple[str, list[str], list[str]]] = []
+    for move in moves:
+        words = "d " + move.move.split()[1] if move.move.startswith("discard ") else move.move
+        note = _move_note(move.automatic)
+        if turns and turns[-1][0] == move.name:
+            turns[-1][1].append(words)
+            turns[-1][2].append(note)
+        else:
+            turns.append((move.name, [words], [note]))
+    lines = []
+    for name, words, notes in turns:
+        if len(set(notes)) == 1:
+            said = ", ".join(words) + notes[0]
+        else:
+            said = ", ".join(word + note for word, note in zip(words, notes, strict=True))
+        lines.append(f"{style.name(name)}: {style.text(said)}")
+    return lines
+
+
+def _move_note(automatic: str) -> str:
+    """How a move was made, when its player did not type it (``play.apply_move``)."""
+    note = ""
+    if automatic.startswith("timeout"):
+        note += " " + _("(automatic: time ran out)")
+    if automatic == "autopilot":
+        note += " " + _("(played for him by a computer)")
+    if automatic.endswith("suggestion"):
+        note += " " + _("(the sitter's suggestion)")
+    return note
+
+
+def table_text(view, style: Style, knocks: int = 0, deadline: bool = True, scores: bool = True) -> str:
+    """The table as its reader may see it; ``knocks`` caps the knocks listed, the
+    player to move is told when his time runs out unless ``deadline`` is off, and
+    the scores line is left out when ``scores`` is off (SMS, to fit)."""
+    lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
+    lines += [style.text(view.note)] if view.note else []
+    lines += turns_text(view.last_moves, style)
+    if view.cards is not None:
+        owner = style.name(view.cards.owner) + ": " if view.viewer_role == "sitter" else ""
+        lines.append(owner + hand_text(view.cards, style))
+    top = style.card(view.pile_top) if view.pile_top is not None else "-"
+    lines.append(_("Pile %(top)s, stock %(count)s") % {"top": top, "count": view.stock_count})
+    lines.append(_turn_line(view, style, knocks or style.knock_limit, deadline))
+    if view.suggestion and not view.paused:
+        lines.append(_("Sitter suggests: %(move)s (accept plays it)") % {"move": view.suggestion})
+    if scores:
+        lines.append(scores_line(view.seats, style))
+    return "\n".join(lines)
+
+
+def _turn_line(view, style: Style, knocks: int, deadline: bool) -> str:
+    """Whose move it is: the reader's own (with his moves and his time), the captain's
+    he advises (with the suggestions he may make), or someone else's."""
+    if view.paused:
+        return _("Paused by an admin: nobody moves until it is resumed.")
+    if view.moves and view.viewer_role != "sitter":
+        line = style.bold(_("Your move:")) + " " + moves_text(view, knocks)
+        if deadline and view.deadline:
+            line += " " + deadline_text(view.deadline, short=style is SMS_STYLE)
+        return line
+    if view.moves:
+        return _("Advise %(name)s: suggest %(moves)s") % {
+            "name": style.name(view.to_move),
+            "moves": moves_text(view, knocks),
+        }
+    return _("%(name)s to move.") % {"name": style.name(view.to_move)}
+
+
+def legend(channel: str) -> str:
+    """How to read a table, told once to each player with his first table. It names no
+    card: an example card would read as one of his."""
+    text = _(
+        "How to read it: [brackets] hold a meld; the other cards are deadwood, (N) their count. "
+        "knock CARD(N): discard CARD and knock with N left. %(box)s box, %(captain)s captain, %(sitter)s sitter."
+    ) % {"box": ROLE_MARKS["box"], "captain": ROLE_MARKS["captain"], "sitter": ROLE_MARKS["sitter"]}
+    return compact(text) if channel == SMS else escape(text) if channel == TELEGRAM else text
+
+
+def public_table_text(view, style: Style) -> str:
+    """The table for someone who holds no seat (a group): what lies face up and the counts."""
+    lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
+    lines += turns_text(view.last_moves, style)
+    top = style.card(view.pile_top) if view.pile_top is not None else "-"
+    lines.append(_("Pile %(top)s, stock %(count)s") % {"top": top, "count": view.stock_count})
+    lines.append(_("%(name)s to move.") % {"name": style.name(view.to_move)})
+    lines.append(scores_line(view.seats, style))
+    return "\n".join(lines)
+
+
+def table_buttons(view) -> list[list[dict[str, str]]]:
+    """One button per move; each carries the match and its version so that an
+    old button is refused instead of acting on a newer table."""
+    if not view.moves:
+        return []
+    prefix = f"#{view.code}@{view.version} "
+    if view.viewer_role == "sitter":
+        prefix += "suggest "
+    rows: list[list[dict[str, str]]] = []
+    simple = [m for m in view.moves if not m.startswith(("discard ", "knock "))]
+    if simple:
+        rows.append([{"text": _label(m), "data": prefix + m} for m in simple])
+    discards = [m for m in view.moves if m.startswith("discard ")]
+    for start in range(0, len(discards), 6):
+        rows.append([{"text": m.split()[1], "data": prefix + m} for m in discards[start : start + 6]])
+    knocks = [m for m in view.moves if m.startswith("knock ")]
+    if knocks:
+        rows.append([{"text": "✊ " + m.split()[1], "data": prefix + m} for m in knocks])
+    if view.suggestion and view.viewer_role == "captain":
+        rows.append([{"text": _("accept %(move)s") % {"move": view.suggestion}, "data": prefix + "accept"}])
+    return rows
+
+
+def _label(move: str) -> str:
+    return {"take": _("take"), "draw": _("draw"), "pass": _("pass")}.get(move, move)
+
+
+def result_text(view, style: Style) -> str:
+    """The end of a hand, public to all: both hands, the layoffs, the points, what comes next."""
+    lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s over.") % {"number": view.hand_number}]
+    if view.kind == "draw":
+        lines.append(_("Drawn: nobody scores."))
+    else:
+        lines.append(
+            {
+                "gin": _("%(knocker)s goes gin!"),
+                "undercut": _("%(knocker)s knocks and is undercut!"),
+                "knock": _("%(knocker)s knocks."),
+            }[view.kind]
+            % {"knocker": style.name(view.knocker)}
+        )
+        for cards in (view.knocker_cards, view.defender_cards):
+            lines.append(f"{style.name(cards.owner)}: {hand_text(cards, style)}")
+        if view.layoffs:
+            lines.append(_("Laid off: %(cards)s") % {"cards": style.cards(view.layoffs)})
+        lines.append(_("%(winner)s scores %(points)s.") % {"winner": style.name(view.winner), "points": view.points})
+    scores = ", ".join(f"{style.name(seat.name)} {seat.score}" for seat in view.seats)
+    lines.append(_("Scores: %(scores)s") % {"scores": scores})
+    if view.game_winner:
+        lines.append(style.bold(_("%(name)s wins the match!") % {"name": view.game_winner}))
+    elif view.next_roles:
+        by_role = {role: style.name(name) for name, role in view.next_roles.items()}
+        lines.append(_("Next hand: box %(box)s, captain %(captain)s, sitter %(sitter)s.") % by_role)
+    return "\n".join(lines)

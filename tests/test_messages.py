@@ -1,0 +1,239 @@
+"""What each player reads, and in which order: the message stream of issue 9.
+
+Why: a player gets each thing once, in the order it happened, and nothing he
+does not need. These tests read the outbox (what would be sent) after the
+commands of a match, as the player would read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.utils import timezone
+
+from games.engine import Role
+from games.models import Match, Outbox
+from games.services import automation, delivery, handle, play
+from games.services.change import change
+from games.services.players import phone_player
+from games.text.render import render
+from games.text.style import deadline_text, duration_text
+from tests.conftest import (
+    code_in,
+    mover,
+    outbox_of,
+    play_move,
+    player_in_role,
+    refresh,
+    rig,
+    safe_action,
+)
+
+GIN_FOR_CAPTAIN = {"captain": "As 2s 3s 4s 5s 6s 7s 8s 9s Kd", "box": "Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", "upcard": "Ts"}
+
+
+def texts(player, kind: str | None = None) -> list[str]:
+    return [message.text for message in outbox_of(player, kind)]
+
+
+# Once, and in order -----------------------------------------------------------------
+
+
+def test_the_knocker_reads_the_result_then_his_next_table_once(match3):
+    rig(match3, **GIN_FOR_CAPTAIN)
+    captain = player_in_role(match3, Role.CAPTAIN)
+    handle(captain, "take", "terminal")
+    before = len(outbox_of(captain))
+    reply = handle(captain, "knock Kd", "terminal")
+    after = outbox_of(captain)[before:]
+    assert [message.kind for message in after] == ["result", "deal"]
+    assert after[0].text == reply and "goes gin!" in reply
+    assert after[1].text.startswith(f"#{match3.code} hand 2")
+
+
+def test_a_timeout_that_draws_and_discards_sends_its_player_one_table_with_both_moves(match3):
+    for _move in range(4):
+        play_move(match3, safe_action)  # pass, pass, draw and discard: the box is to draw
+    player = mover(match3)
+    before = len(outbox_of(player))
+    Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert automation.enforce_deadline(match3.pk)
+    (moved,) = outbox_of(player)[before:]
+    assert moved.kind == "moved"
+    assert "draw, d " in moved.text and moved.text.count("time ran out") == 1
+
+
+def test_r3_2_the_box_never_reads_that_the_captain_followed_the_sitters_advice(match3):
+    box, captain, sitter = (player_in_role(match3, role) for role in (Role.BOX, Role.CAPTAIN, Role.SITTER))
+    handle(sitter, "suggest pass", "terminal")
+    handle(captain, "accept", "terminal")
+    turn = outbox_of(box, "turn")[-1].text
+    assert "pass" in turn and "suggestion" not in turn
+
+
+def test_r3_2_a_suggestion_played_at_the_deadline_is_a_timeout_to_the_box(match3):
+    box, sitter = player_in_role(match3, Role.BOX), player_in_role(match3, Role.SITTER)
+    handle(sitter, "suggest take", "terminal")
+    Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert automation.enforce_deadline(match3.pk)
+    seen = texts(box)[-1]
+    assert "time ran out" in seen and "suggestion" not in seen
+
+
+def test_the_first_table_a_player_reads_says_how_to_read_it_and_later_ones_do_not(match3, alice):
+    tables = [message.text for message in outbox_of(alice) if f"#{match3.code} hand" in message.text]
+    assert "How to read it" in tables[0]
+    handle(alice, "status", "terminal")
+    assert "How to read it" not in texts(alice)[-1]
+
+
+def test_a_sitter_who_says_advise_off_gets_no_tables_while_he_sits_out(match3):
+    sitter = player_in_role(match3, Role.SITTER)
+    assert "no tables" in handle(sitter, "advise off", "terminal")
+    before = len(outbox_of(sitter))
+    for _move in range(6):
+        play_move(match3, safe_action)
+        if player_in_role(match3, Role.SITTER) != sitter:
+            break
+    assert [message.kind for message in outbox_of(sitter)[before:] if message.kind == "advise"] == []
+
+
+def test_a_player_back_from_autopilot_is_told_and_gets_the_table(match3):
+    captain = mover(match3)
+    for _missed in range(automation.TIMEOUTS_BEFORE_AUTOPILOT):
+        while mover(match3) != captain:
+            play_move(match3, safe_action)
+        Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+        automation.enforce_deadline(match3.pk)
+    assert match3.seats.get(player=captain).autopilot
+    handle(captain, "score", "terminal")
+    returned = outbox_of(captain, "returned")
+    assert returned and "You are back" in returned[-1].text and f"#{match3.code} hand" in returned[-1].text
+    others = [seat.player for seat in match3.seats.exclude(player=captain)]
+    assert all("is back in" in texts(other, "returned")[-1] for other in others)
+
+
+# SMS: few texts, the deadline always ---------------------------------------------------
+
+
+@pytest.fixture
+def sms_match(make_player):
+    """Sam on SMS with two terminal players, Sam the captain to move first."""
+    sam, _created = phone_player("+15550009999")
+    for _attempt in range(50):
+        code = code_in(handle(sam, "new 5m", "sms", reply_inline=True))
+        handle(make_player("Una"), f"join {code}", "terminal")
+        handle(make_player("Vic"), f"join {code}", "terminal")
+        match = Match.objects.get(code=code)
+        if mover(match) == sam:
+            return sam, match
+        handle(sam, f"#{code} resign yes", "sms", reply_inline=True)
+    raise AssertionError("Sam never captained")
+
+
+def test_by_sms_an_own_turn_costs_at_most_two_texts(sms_match):
+    sam, match = sms_match
+    handle(sam, "pass", "sms", reply_inline=True)
+    handle(mover(match), "pass", "terminal")  # both refused the upcard: Sam draws
+    before = Outbox.objects.filter(recipient=sam).count()
+    replies = [handle(sam, "draw", "sms", reply_inline=True)]
+    replies.append(handle(sam, str(safe_action(match)), "sms", reply_inline=True))
+    queued = Outbox.objects.filter(recipient=sam).count() - before
+    assert [bool(reply) for reply in replies] == [True, False]  # the discard is not answered by SMS
+    assert queued == 0
+    turn = Outbox.objects.filter(recipient=sam, kind="turn").latest("pk").text
+    assert "by " in turn and "UTC" in turn  # the turn notice that came before: with its deadline
+
+
+def test_every_sms_turn_notice_keeps_its_deadline_and_fits_one_segment(sms_match):
+    from games.text.sms import segments
+
+    sam, match = sms_match
+    for _move in range(40):
+        if refresh(match).status != Match.Status.RUNNING:
+            break
+        player = mover(match)
+        channel = "sms" if player == sam else "terminal"
+        handle(player, str(safe_action(match)), channel, reply_inline=channel == "sms")
+    notices = Outbox.objects.filter(recipient=sam, kind="turn")
+    assert notices.exists()
+    for notice in notices:
+        assert "Your move:" in notice.text and "by " in notice.text, notice.text
+        assert segments(notice.text).count == 1, notice.text
+
+
+# Words ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("seconds", "said"),
+    [(59, "1m"), (60, "1m"), (61, "2m"), (3600, "1h"), (2 * 3600 + 59 * 60, "2h 59m"), (86400 + 3600, "1d 1h")],
+)
+def test_the_time_left_is_rounded_up_to_the_minute(seconds, said):
+    assert duration_text(seconds) == said
+
+
+def test_a_deadline_that_has_passed_is_now_never_0m():
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    assert deadline_text(now - timedelta(seconds=5), now) == "now"
+    assert deadline_text(now + timedelta(seconds=5), now) == "in 1m (09:00 UTC)"
+    assert deadline_text(now + timedelta(days=2), now) == "in 2d (04.03 09:00 UTC)"
+
+
+def test_a_player_chooses_his_name_and_no_two_players_share_one(match3, alice, bob):
+    assert handle(alice, "name Alicia", "terminal") == "Your name is Alicia."
+    assert "taken" in handle(bob, "name alicia", "terminal")
+    assert refresh(match3).seats.get(player=bob).player.display_name == "Bob"
+
+
+def test_an_sms_player_is_named_until_he_chooses_a_name(db):
+    sam, _created = phone_player("+15550001234")
+    assert sam.display_name == "Player 1234"
+
+
+# Delivery: the newest table, the game before the chat ----------------------------------
+
+
+def test_a_queued_table_that_a_newer_one_replaces_is_not_sent(match3):
+    player = player_in_role(match3, Role.BOX)
+    for _move in range(6):
+        play_move(match3, safe_action)
+    waiting = Outbox.objects.filter(recipient=player, replaces=f"table:{match3.code}", status=Outbox.Status.PENDING)
+    tables = list(waiting.order_by("pk").values_list("pk", flat=True))
+    assert len(tables) > 1
+    delivery.deliver_address("terminal", player.terminal_user, RecordingBackend())
+    statuses = list(Outbox.objects.filter(pk__in=tables).order_by("pk").values_list("status", flat=True))
+    assert statuses[-1] == Outbox.Status.SENT
+    assert set(statuses[:-1]) == {Outbox.Status.SUPERSEDED}
+
+
+def test_a_flood_of_team_talk_waits_behind_the_captains_turn_notice(match3):
+    captain, sitter = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.SITTER)
+    for number in range(3):
+        handle(sitter, f"team hint {number}", "terminal")
+    play_move(match3, safe_action)  # the captain passes
+    play_move(match3, safe_action)  # the box passes: the captain's turn again
+    backend = RecordingBackend()
+    delivery.deliver_address("terminal", captain.terminal_user, backend)
+    kinds = [message.kind for message in backend.sent]
+    assert kinds.index("turn") < kinds.index("team")
+
+
+class RecordingBackend:
+    def __init__(self) -> None:
+        self.sent = []
+
+    def send(self, message) -> str:
+        self.sent.append(message)
+        return f"r{message.pk}"
+
+
+def test_a_paused_table_says_so_instead_of_your_move(match3):
+    with change():
+        table = play.load_table(match3.pk)
+        view = replace(table.view(table.mover), paused=True)
+    for channel in ("sms", "telegram", "terminal"):
+        text = render(view, channel).text
+        assert "Paused by an admin" in text and "Your move" not in text
