@@ -306,10 +306,16 @@ def _english_words() -> set[str]:
 
 
 def _without_typed(text: str) -> str:
-    text = PLACEHOLDER.sub(" ", text)
-    for pattern in TYPED:
-        text = pattern.sub(" ", text)
-    return text
+    """``text`` without what players type and without placeholders: the words left are
+    the ones a translation must translate."""
+    return PLACEHOLDER.sub(" ", _blanked(text, TYPED))
+
+
+def _blanked(text: str, patterns: list[re.Pattern]) -> str:
+    """``text`` with every match of ``patterns`` in it blanked out; all are found in the
+    text as it is, so that one pattern's match cannot hide another's (``knock CARD``)."""
+    spans = [match.span() for pattern in patterns for match in pattern.finditer(text)]
+    return "".join(" " if any(start <= i < end for start, end in spans) else char for i, char in enumerate(text))
 
 
 @dataclass(frozen=True)
@@ -493,8 +499,7 @@ def _foreign_words(text: str, names: set[str], vocabulary: set[str]) -> tuple[li
     known = {pattern for pattern in UNTRANSLATED_DATA if re.search(pattern, text, re.MULTILINE)}
     for pattern in [*UNTRANSLATED_DATA, *sorted(names, key=len, reverse=True)]:
         text = re.sub(pattern if pattern in UNTRANSLATED_DATA else re.escape(pattern), " ", text, flags=re.MULTILINE)
-    for pattern in [*TYPED, *SHOWN_TYPED]:
-        text = pattern.sub(" ", text)
+    text = _blanked(text, [*TYPED, *SHOWN_TYPED])
     text = re.sub(r"https?://\S+|#[A-Z0-9]{4,8}(?:@\d+)?|\d+\w*", " ", CARD.sub(" ", text))
     words = re.findall(r"[A-Za-z]+", text)
     return [word for word in words if word.lower() not in vocabulary | NAMES], known
