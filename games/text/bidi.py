@@ -96,7 +96,7 @@ def _segments(line: str) -> list[tuple[str, str]]:
             )
             if parts and parts[-1][0] == rtl:
                 parts[-1][1] += char
-            elif parts and parts[-1][0] and char in HYPHENS and len(parts[-1]) == 2:
+            elif parts and parts[-1][0] and char in HYPHENS:
                 parts[-1][1] += char  # the hyphen of a Hebrew prefix stays with it: ב-#K7Q2
             else:
                 parts.append([rtl, char])
