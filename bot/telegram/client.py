@@ -7,6 +7,9 @@ import asyncio
 import logging
 
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext
+from django.utils.translation import gettext_noop as _
 from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
@@ -14,25 +17,26 @@ from games.text import links
 
 log = logging.getLogger(__name__)
 
-# Telegram's menu: the commands of PROTOCOL.md a player types most.
+# Telegram's menu: the commands of PROTOCOL.md a player types most. The command
+# words stay as typed; their descriptions are in the player's language.
 MENU = (
-    ("help", "The commands that make sense now"),
-    ("new", "Start a match: new [5m|1h|12h|1d|3d|7d] [to N] [gin 20]"),
-    ("join", "Join a match: join CODE"),
-    ("status", "Your cards and the table"),
-    ("draw", "Take the top of the stock"),
-    ("take", "Take the top of the discard pile"),
-    ("pass", "Refuse the upcard"),
-    ("discard", "Discard a card: discard 7h"),
-    ("knock", "Discard and knock: knock 7h"),
-    ("suggest", "Sitter: advise the captain, e.g. suggest draw"),
-    ("accept", "Captain: play the sitter's suggestion"),
-    ("team", "A message to your partner only"),
-    ("score", "The scores and the hands so far"),
-    ("bot", "Fill an empty seat with a computer player"),
-    ("leave", "Leave a match that has not started"),
-    ("resign", "Give a match up"),
-    ("lang", "Reply language: en mk he lt mr ms"),
+    ("help", _("The commands that make sense now")),
+    ("new", _("Start a match: new [5m|1h|12h|1d|3d|7d] [to N] [gin 20]")),
+    ("join", _("Join a match: join CODE")),
+    ("status", _("Your cards and the table")),
+    ("draw", _("Take the top of the stock")),
+    ("take", _("Take the top of the discard pile")),
+    ("pass", _("Refuse the upcard")),
+    ("discard", _("Discard a card: discard 7h")),
+    ("knock", _("Discard and knock: knock 7h")),
+    ("suggest", _("Sitter: advise the captain, e.g. suggest draw")),
+    ("accept", _("Captain: play the sitter's suggestion")),
+    ("team", _("A message to your partner only")),
+    ("score", _("The scores and the hands so far")),
+    ("bot", _("Fill an empty seat with a computer player")),
+    ("leave", _("Leave a match that has not started")),
+    ("resign", _("Give a match up")),
+    ("lang", _("Reply language: en mk he lt mr ms")),
 )
 
 
@@ -64,6 +68,19 @@ async def _get_username() -> str:
         return bot.username
 
 
+def menu(language: str) -> list[BotCommand]:
+    """The menu's commands with their descriptions in ``language``."""
+    with translation.override(language):
+        return [BotCommand(name, gettext(description)) for name, description in MENU]
+
+
 async def register_commands(bot: Bot) -> None:
-    """Show the commands in Telegram's menu."""
-    await bot.set_my_commands([BotCommand(name, description) for name, description in MENU])
+    """Show the commands in Telegram's menu, once per language gin3 speaks.
+
+    Telegram shows each user the list registered for his app's language, and
+    the list without a language code (English) to everyone else.
+    """
+    await bot.set_my_commands(menu(settings.LANGUAGE_CODE))
+    for language, _name in settings.LANGUAGES:
+        if language != settings.LANGUAGE_CODE:
+            await bot.set_my_commands(menu(language), language_code=language)

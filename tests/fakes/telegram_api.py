@@ -784,7 +784,11 @@ class FakeTelegram(LocalHTTPServer):
                 raise _ApiError(400, "Bad Request: BOT_COMMAND_INVALID")
             if not 1 <= len(str(command.get("description", ""))) <= 256:
                 raise _ApiError(400, "Bad Request: command description is empty or too long")
-        key = (_scope_key(params.get("scope")), params.get("language_code", ""))
+        language_code = params.get("language_code", "")
+        if not re.fullmatch(r"(?:[a-z]{2})?", str(language_code)):
+            # The Bot API takes "a two-letter ISO 639-1 language code", or none for everyone else.
+            raise _ApiError(400, "Bad Request: invalid language code")
+        key = (_scope_key(params.get("scope")), language_code)
         with self._cond:
             self._commands[key] = [{"command": c["command"], "description": c["description"]} for c in commands]
         return True
