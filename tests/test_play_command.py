@@ -214,6 +214,15 @@ def test_end_of_input_says_the_same_as_quit():
     assert f"#{code} waits for you: make play ARGS='--join {code}'" in session.text
 
 
+def test_no_input_to_read_at_all_leaves_as_end_of_input_does():
+    def closed(prompt: str = "") -> str:
+        raise RuntimeError("input(): lost sys.stdin")  # started with stdin closed: play <&-
+
+    session = play("--name", "ann", "--computers", "0", typist=closed)
+    assert "waits for you" in session.text
+    assert session.status == 0
+
+
 def test_ctrl_c_at_the_prompt_leaves_with_the_same_hint():
     def interrupt(prompt: str = "") -> str:
         raise KeyboardInterrupt

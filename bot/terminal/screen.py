@@ -85,10 +85,13 @@ class Screen:
             self._print("\n")
 
     def read_line(self) -> str:
-        """The next line he types. EOFError at the end of the input, KeyboardInterrupt on Ctrl-C."""
+        """The next line he types. EOFError at the end of the input, or when there is no input
+        to read (stdin closed, a terminal hung up); KeyboardInterrupt on Ctrl-C."""
         self.reading = True
         try:
             line = input(self.prompt) if self.interactive else input()
+        except (RuntimeError, OSError, ValueError):  # "lost sys.stdin", EIO, a closed file
+            raise EOFError from None
         finally:
             self.reading = False
         if not self.interactive:
