@@ -13,10 +13,11 @@ from __future__ import annotations
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -25,7 +26,7 @@ from games.engine.bots import bot_view, make_strategy
 from games.engine.hand import Discard, Phase, parse_action
 from games.text.style import deadline_text
 
-from ..models import Match, Outbox, Player
+from ..models import Match, Outbox, Player, Seat
 from . import matches, outbox, presence
 from .change import change
 from .errors import ServiceError
@@ -190,14 +191,27 @@ CLOCKS = (
 POSTPONE = timedelta(minutes=1)
 
 
-def next_due(clock: Clock, now: datetime, done: frozenset[int] = frozenset()) -> int | None:
+def computers_to_move(match_ids: Collection[int]) -> list[int]:
+    """Which of these running, unpaused matches wait on a computer player (or a computer
+    playing for an absent player): one query, no replay."""
+    computer = Seat.objects.filter(match=OuterRef("pk"), position=OuterRef("turn_seat")).filter(
+        Q(autopilot=True) | Q(player__is_computer=True)
+    )
+    running = Match.objects.filter(pk__in=match_ids, status=Match.Status.RUNNING, paused_at__isnull=True)
+    return list(running.filter(Exists(computer)).values_list("pk", flat=True))
+
+
+def next_due(
+    clock: Clock, now: datetime, done: frozenset[int] = frozenset(), among: Collection[int] | None = None
+) -> int | None:
     """A match whose ``clock`` has come, locked for this change; a match another worker
     holds is skipped, so that scans side by side share the work, and so is one this
     scan has acted on (``done``). An indexed range scan: its cost grows with what is
     due, not with the table."""
     column = clock.column
+    matches_ = Match.objects.filter(pk__in=among) if among is not None else Match.objects.all()
     due = (
-        Match.objects.select_for_update(skip_locked=True)
+        matches_.select_for_update(skip_locked=True)
         .filter(**{f"{column}__lte": now}, status=clock.status, paused_at__isnull=True)
         .exclude(pk__in=done)
         .order_by(column)
@@ -207,7 +221,9 @@ def next_due(clock: Clock, now: datetime, done: frozenset[int] = frozenset()) ->
     return due.pk if due else None
 
 
-def act_on_next_due(clock: Clock, now: datetime | None = None, done: frozenset[int] = frozenset()) -> int | None:
+def act_on_next_due(
+    clock: Clock, now: datetime | None = None, done: frozenset[int] = frozenset(), among: Collection[int] | None = None
+) -> int | None:
     """Act on one match whose ``clock`` has come and return its id; None when none is
     due. A match whose action fails is logged and put back by ``POSTPONE``, so that
     one broken match never holds up the rest."""
@@ -215,7 +231,7 @@ def act_on_next_due(clock: Clock, now: datetime | None = None, done: frozenset[i
     match_id = None
     try:
         with change():
-            match_id = next_due(clock, now, done)
+            match_id = next_due(clock, now, done, among)
             if match_id is not None:
                 clock.act(match_id)
             return match_id
@@ -227,15 +243,17 @@ def act_on_next_due(clock: Clock, now: datetime | None = None, done: frozenset[i
         return match_id
 
 
-def scan_clocks(budget: timedelta = timedelta(seconds=1.5), now: datetime | None = None) -> dict[str, int]:
-    """Act on every deadline, reminder and lobby expiry that has come, one match per
-    transaction, until none is left or ``budget`` is spent (the next scan goes on);
-    return how many of each were found."""
+def scan_clocks(
+    budget: timedelta = timedelta(seconds=1.5), now: datetime | None = None, among: Collection[int] | None = None
+) -> dict[str, int]:
+    """Act on every deadline, reminder and lobby expiry that has come (in the matches
+    ``among``, if given), one match per transaction, until none is left or ``budget``
+    is spent (the next scan goes on); return how many of each were found."""
     stop = time.monotonic() + budget.total_seconds()
     found = {}
     for clock in CLOCKS:
         done: set[int] = set()
-        while time.monotonic() < stop and (match_id := act_on_next_due(clock, now, frozenset(done))) is not None:
+        while time.monotonic() < stop and (match_id := act_on_next_due(clock, now, frozenset(done), among)):
             done.add(match_id)
         found[clock.name] = len(done)
     return found

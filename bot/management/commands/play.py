@@ -1,23 +1,22 @@
-"""Play gin3 in the terminal against two computer players (the terminal channel).
+"""Play gin3 in the terminal (``make play``): the terminal channel, in ``bot.terminal``.
 
-The terminal is a channel like Telegram or SMS: what you type goes through
-``games.services.handle`` and what you are told comes from the outbox. This
-process also plays the computer players' moves itself, so it needs no worker.
+What you type goes through ``games.services.handle`` and what you are told
+comes from the outbox, as on every channel. This process also moves the
+computer players and keeps the turn clocks of your matches, so it needs no
+worker (and is safe beside one).
 """
 
 from __future__ import annotations
 
-import getpass
+import contextlib
+import os
+import sys
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
-from bot.backends.terminal import TerminalBackend
-from games.models import Match, Outbox, Player
-from games.services import automation, handle, players
-from games.services.delivery import deliver_address
-
-QUIT_WORDS = ("quit", "exit")
+from bot.terminal.client import login_name, run
+from bot.terminal.screen import Screen, tolerate_bad_bytes
 
 
 class Command(BaseCommand):
@@ -25,49 +24,31 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--name", default="", help="your player name (default: your login)")
-        parser.add_argument("--join", default="", metavar="CODE", help="join a match instead of starting one")
+        parser.add_argument("--join", default="", metavar="CODE", help="join a match, or come back to yours")
         parser.add_argument("--options", default="", help="options for new, e.g. '5m to 50'")
         parser.add_argument("--computers", type=int, default=2, choices=(0, 1, 2), help="computer players to add")
 
     def handle(self, *args: object, **options: object) -> None:
-        settings.GIN3_BACKGROUND = "off"  # this process plays the computers itself
-        name = str(options["name"]) or getpass.getuser()
-        player = players.terminal_player(f"terminal:{name}", name)
-        self.stdout.write(f"gin3 in the terminal, as {player.display_name}. Type help, or quit to stop.\n")
-        if options["join"]:
-            self.command(player, f"join {options['join']}")
-            self.command(player, f"#{str(options['join']).upper()} status")
-        else:
-            self.command(player, f"new {options['options']}".strip())
-            for _ in range(int(options["computers"])):
-                self.command(player, "bot")
-        match = Match.objects.filter(seats__player=player).order_by("-pk").first()
-        while True:
-            self.play_computers(match)
-            self.show(player)
-            match.refresh_from_db()
-            if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
-                self.stdout.write(f"#{match.code} is over. See it at {settings.GIN3_SITE_URL}/m/{match.code}/\n")
-                return
-            try:
-                line = input("> ")
-            except (EOFError, KeyboardInterrupt):
-                self.stdout.write(f"\nBye. #{match.code} waits for you: make play ARGS='--join {match.code}'\n")
-                return
-            if line.strip().lower() in QUIT_WORDS:
-                return
-            if line.strip():
-                self.command(player, line)
+        settings.GIN3_BACKGROUND = "off"  # nothing goes to a worker: this process does it (bot.terminal.worker)
+        self.stdout.ending = ""  # the screen ends its own lines
+        for stream in (sys.stdin, self.stdout):
+            tolerate_bad_bytes(stream)
+        screen = Screen(self.stdout)
+        status = run(
+            screen,
+            name=str(options["name"]) or login_name(),
+            join=str(options["join"]),
+            options=str(options["options"]),
+            computers=int(options["computers"]),
+        )
+        if screen.gone and options.get("stdout") is None:
+            _silence_stdout()
+        if status:
+            raise SystemExit(status)
 
-    def command(self, player: Player, text: str) -> None:
-        handle(player, text, Outbox.Channel.TERMINAL)
-        self.show(player)
 
-    def play_computers(self, match: Match) -> None:
-        """Computer players move until a human is to move."""
-        while automation.play_computer_move(match.pk):
-            pass
-
-    def show(self, player: Player) -> None:
-        """Deliver this terminal's messages from the outbox, as any channel's are delivered."""
-        deliver_address(Outbox.Channel.TERMINAL, player.terminal_user, TerminalBackend(self.stdout))
+def _silence_stdout() -> None:
+    """Our output was closed (``make play | head``): point stdout at /dev/null, so that
+    Python's last flush at exit does not complain about the broken pipe."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,0 +1,150 @@
+"""A whole terminal session, from the command line's options to the exit status.
+
+It starts by joining the match named (``--join``) or by starting one with
+computer players, then follows every match of the player that is running or
+waiting. It ends when he quits (``quit``, Ctrl-D, Ctrl-C), saying how to come
+back to each match that goes on without him, or when no match of his is left
+running or waiting, saying how to start again. Whatever happens it prints a
+line, never a traceback: 0 is a session that ended as asked, 1 one that could
+not start or could not go on (a wrong code or option, no database, a closed
+output), 2 a name that is not one.
+"""
+
+from __future__ import annotations
+
+import getpass
+import re
+
+from django.db import DatabaseError
+from django.utils.translation import gettext as _
+
+from games.models import Match
+from games.services import players
+
+from .interrupts import Interrupts, Wake
+from .refresher import Refresher
+from .screen import OutputGone, Screen
+from .session import OPEN, Session
+
+QUIT_WORDS = ("quit", "exit")
+# Letters, digits and spaces as in PROTOCOL.md's `name`, and the dots and dashes of login names.
+NAME = re.compile(r"[\w .-]{1,20}")
+DEFAULT_NAME = "Player"
+OK, FAILED, BAD_NAME = 0, 1, 2
+
+
+def _nothing_joined() -> str:
+    return _("Nothing to follow. Join another match: make play ARGS='--join CODE' — or start one: make play")
+
+
+def _nothing_started() -> str:
+    return _("Nothing was started. Options are those of new, like: make play ARGS='--options \"5m to 50\"'")
+
+
+def _no_match_left() -> str:
+    return _(
+        "No match of yours is running or waiting. Start one: make play — or join one: make play ARGS='--join CODE'"
+    )
+
+
+def login_name() -> str:
+    """The login, if it makes a name; otherwise a plain one."""
+    try:
+        login = getpass.getuser()
+    except (OSError, KeyError):  # no login name in the environment and no passwd entry (a container)
+        return DEFAULT_NAME
+    return login if NAME.fullmatch(login) else DEFAULT_NAME
+
+
+def run(screen: Screen, name: str, join: str, options: str, computers: int) -> int:
+    """Play until he leaves or nothing is left to play; the exit status."""
+    name = name.strip()
+    if not NAME.fullmatch(name):
+        screen.say(_("A name is 1 to 20 letters, digits or spaces, like: make play ARGS='--name Ann'"))
+        return BAD_NAME
+    with Interrupts(screen) as interrupts:
+        try:
+            player = players.terminal_player(f"terminal:{name}", name)
+        except DatabaseError as error:
+            screen.say(
+                _("The database can't be used (%(reason)s). Set it up with: python manage.py migrate")
+                % {"reason": str(error).splitlines()[0] if str(error) else type(error).__name__}
+            )
+            return FAILED
+        except OutputGone:
+            return FAILED
+        session = Session(player, screen, interrupts)
+        try:
+            return _play(session, join, options, computers)
+        except OutputGone:
+            return FAILED
+        except KeyboardInterrupt:  # a second Ctrl-C while a step was still going on
+            return _leave(session)
+
+
+def _play(session: Session, join: str, options: str, computers: int) -> int:
+    session.say(lambda: _("gin3 in the terminal, as %(name)s. Type help, or quit to leave.") % {"name": session.player})
+    started = session.attempt(lambda: start(session, join, options, computers), False)
+    codes = session.attempt(session.follow, [])
+    if not codes:
+        session.say(_nothing_joined if join else _nothing_started)
+        return FAILED
+    if not started or len(codes) > 1:
+        session.say(
+            lambda: _("Your matches: %(codes)s. Put the code first to choose one, like: #%(code)s status")
+            % {"codes": " ".join(f"#{code}" for code in codes), "code": codes[-1]}
+        )
+    refresher = Refresher(session)
+    refresher.start()
+    try:
+        return _loop(session)
+    finally:
+        refresher.stop()
+
+
+def start(session: Session, join: str, options: str, computers: int) -> bool:
+    """Join the match named, or start one with ``computers`` computer players; True if he is in it now."""
+    if join:
+        code = join.strip().lstrip("#").upper()
+        if session.seated_in(code):
+            session.send(f"#{code} status")  # coming back to his match
+        else:
+            session.send(f"join {code}")
+        match = session.seated_in(code)
+        return match is not None and match.status in OPEN
+    newest = Match.objects.filter(created_by=session.player).order_by("-pk").values_list("pk", flat=True).first()
+    session.send(f"new {options}")
+    match = Match.objects.filter(created_by=session.player, pk__gt=newest or 0).order_by("pk").first()
+    if match is None:
+        return False  # the reply said what was wrong with the options
+    for _computer in range(computers):
+        session.send(f"#{match.code} bot")  # named: he may be waiting in another match too
+    return True
+
+
+def _loop(session: Session) -> int:
+    while True:
+        if session.interrupts.requested:
+            return _leave(session)
+        codes = session.attempt(session.follow, None)
+        if codes == []:
+            session.say(_no_match_left)
+            return OK
+        try:
+            line = session.screen.read_line()
+        except Wake:
+            continue
+        except (EOFError, KeyboardInterrupt):
+            return _leave(session)
+        if line.strip().lower().lstrip("/") in QUIT_WORDS:
+            return _leave(session)
+        session.attempt(lambda line=line: session.send(line), None)
+
+
+def _leave(session: Session) -> int:
+    try:
+        session.screen.end_line()
+        session.farewell()
+    except (OutputGone, KeyboardInterrupt):
+        return FAILED
+    return OK

@@ -1,0 +1,137 @@
+"""One player at the terminal: his commands, his matches, and catching up with them.
+
+The session follows every match the player is in that is running or waiting
+for players, not only the one it started with: he may have several (as in
+correspondence chess), and what arrives from each is printed as it comes.
+The main thread (his commands) and the refresher thread (what arrives while
+he waits) take turns through ``lock``, each on its own database connection.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from django.conf import settings
+from django.db import DatabaseError
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from bot.backends.terminal import TerminalBackend
+from games.models import Match, Outbox, Player
+from games.services import handle
+from games.services.delivery import deliver_address
+
+from .interrupts import Interrupts, Wake
+from .screen import OutputGone, Screen, typed
+from .worker import do_due_work
+
+OPEN = (Match.Status.LOBBY, Match.Status.RUNNING)
+BUG_LOG = "play-errors.log"
+T = TypeVar("T")
+
+
+class Session:
+    def __init__(self, player: Player, screen: Screen, interrupts: Interrupts) -> None:
+        self.player = player
+        self.screen = screen
+        self.interrupts = interrupts
+        self.backend = TerminalBackend(screen)
+        self.lock = threading.RLock()
+        self.followed: set[str] = set()  # codes of his open matches, as last announced
+
+    def say(self, line: Callable[[], str]) -> None:
+        """One line of the terminal's own, in his language (``lang`` may change it)."""
+        with translation.override(self.player.language):
+            self.screen.say(line())
+
+    # What he does -----------------------------------------------------------
+
+    def send(self, text: str) -> None:
+        """Carry out what he typed, then catch up."""
+        with self.lock:
+            handle(self.player, typed(text), Outbox.Channel.TERMINAL)
+            self.catch_up()
+
+    def catch_up(self) -> None:
+        """Do what is due in his running matches, show what was sent to him, until nothing is left."""
+        with self.lock:
+            while True:
+                running = {match.pk for match in self.open_matches() if match.status == Match.Status.RUNNING}
+                done = do_due_work(running)
+                deliver_address(Outbox.Channel.TERMINAL, self.player.terminal_user, self.backend)
+                if self.screen.gone:
+                    raise OutputGone
+                if not done:
+                    return
+
+    # His matches --------------------------------------------------------------
+
+    def open_matches(self) -> list[Match]:
+        """His matches that are running or waiting for players, oldest first."""
+        return list(Match.objects.filter(seats__player=self.player, status__in=OPEN).order_by("created_at", "pk"))
+
+    def seated_in(self, code: str) -> Match | None:
+        return Match.objects.filter(code=code, seats__player=self.player).first()
+
+    def follow(self) -> list[str]:
+        """The codes of his open matches now. A match followed until now that is over
+        is announced once, with its page on the site."""
+        now = [match.code for match in self.open_matches()]
+        for code in sorted(self.followed - set(now)):
+            if Match.objects.filter(code=code, status=Match.Status.FINISHED).exists():
+                url = f"{settings.GIN3_SITE_URL}/m/{code}/"
+                self.say(lambda code=code, url=url: _("#%(code)s is over: %(url)s") % {"code": code, "url": url})
+        self.followed = set(now)
+        return now
+
+    def farewell(self) -> None:
+        """How to come back to each match that goes on without him."""
+        for code in self.attempt(lambda: [match.code for match in self.open_matches()], []):
+            self.say(lambda code=code: _("#%(code)s waits for you: make play ARGS='--join %(code)s'") % {"code": code})
+        self.say(lambda: _("Bye."))
+
+    # When something goes wrong -----------------------------------------------
+
+    def attempt(self, step: Callable[[], T], otherwise: T, quiet: bool = False) -> T:
+        """Run ``step``; a database that does not answer, or a bug inside gin3, is told in
+        one line and ``otherwise`` returned, never a traceback. Every step is one or more
+        service transactions, so what failed left the matches as they were."""
+        try:
+            return step()
+        except (OutputGone, Wake):
+            raise
+        except DatabaseError as error:
+            if not quiet:
+                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+                self.say(
+                    lambda: _(
+                        "The database did not answer (%(reason)s). Try again in a moment; status shows the table."
+                    )
+                    % {"reason": reason}
+                )
+        except Exception:
+            self.report_bug()
+        return otherwise
+
+    def report_bug(self) -> None:
+        """Write the exception being handled down, and tell him in one line."""
+        path = record_bug()
+        self.say(
+            lambda: _("Something went wrong inside gin3 (a bug, written down in %(path)s). Type status to go on.")
+            % {"path": path}
+        )
+
+
+def record_bug() -> str:
+    """Append the exception being handled to the bug log under var/; return where it went."""
+    path = Path(settings.VAR_DIR) / BUG_LOG
+    try:
+        with path.open("a", encoding="utf-8") as log:
+            log.write(f"{timezone.now().isoformat()}\n{traceback.format_exc()}\n")
+    except OSError:
+        return "-"
+    return str(path)

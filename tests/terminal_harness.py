@@ -1,0 +1,99 @@
+"""Driving ``manage.py play`` in tests: in this process with scripted input, or as a real process.
+
+Why a harness: every test of the terminal channel runs the whole command and
+reads what it printed; they should read as what the player typed and saw.
+The command's refresher thread reads the database on a connection of its
+own, so the tests that run it are transactional (``django_db(transaction=True)``):
+it sees only what was committed.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from unittest import mock
+
+from django.conf import settings
+from django.core.management import call_command
+
+from tests.workers import database_url
+
+ROOT = Path(__file__).resolve().parent.parent
+Typist = Callable[..., str]
+
+
+class Script:
+    """Types ``lines`` one per prompt, then ends the input as Ctrl-D does."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines = list(lines)
+        self.read = 0
+
+    def __call__(self, prompt: str = "") -> str:
+        if self.read >= len(self.lines):
+            raise EOFError
+        self.read += 1
+        return self.lines[self.read - 1]
+
+    @property
+    def left(self) -> int:
+        return len(self.lines) - self.read
+
+
+@dataclass
+class Session:
+    """What a run of the command printed and how it ended."""
+
+    out: io.StringIO = field(default_factory=io.StringIO)
+    status: int = 0
+
+    @property
+    def text(self) -> str:
+        return self.out.getvalue()
+
+
+def play(*args: str, typist: Typist | Iterable[str] = (), session: Session | None = None) -> Session:
+    """Run ``manage.py play ARGS`` here, answering each prompt with ``typist``
+    (a function, or lines); the exit status is kept, not raised."""
+    session = session or Session()
+    answer = typist if callable(typist) else Script(typist)
+    with mock.patch("builtins.input", answer):
+        try:
+            call_command("play", *args, stdout=session.out)
+        except SystemExit as exit:
+            session.status = exit.code
+    return session
+
+
+def assert_clean(text: str) -> None:
+    """No traceback, and no sign of a bug caught on the way."""
+    assert "Traceback" not in text
+    assert "Something went wrong" not in text
+    assert "Error" not in text
+
+
+def process(*args: str, tmp_path: Path, **popen: object) -> subprocess.Popen:
+    """``manage.py play ARGS`` as a real process on the test database, its stdin,
+    stdout and stderr pipes (bytes), with nothing going to a worker."""
+    env = {
+        **os.environ,
+        "DATABASE_URL": database_url(),
+        "GIN3_BACKGROUND": "off",
+        "GIN3_VAR_DIR": str(tmp_path),
+        "SITE_URL": settings.GIN3_SITE_URL,
+        "PYTHONUNBUFFERED": "1",
+    }
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "play", *args],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        **popen,
+    )

@@ -1,0 +1,163 @@
+"""The terminal's refresher thread: what arrives while the player waits at the prompt.
+
+Why: before it, nothing appeared until he pressed Enter, and computer players
+in a match he had joined waited for a worker that ``make play`` does not
+start (issue 9). The thread has its own database connection, which it must
+close, and on SQLite it must wait for a lock, not fail or deadlock.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+
+import pytest
+from django.db import connection
+
+from games.models import Event, Match
+from games.services import handle
+from tests.conftest import best_action, mover, refresh
+from tests.terminal_harness import Session, play
+from tests.test_play_command import lobby_match, running_match, terminal
+from tests.workers import wait_until
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def computer_moves(match: Match) -> int:
+    return Event.objects.filter(match=match, kind="move", data__automatic="computer").count()
+
+
+def test_a_player_who_joins_is_shown_while_he_waits_without_enter():
+    ann, bea = terminal("ann"), terminal("bea")
+    match = lobby_match(ann)
+    session = Session()
+    seen = []
+
+    def wait_for_bea(prompt: str = "") -> str:
+        if not seen:
+            handle(bea, f"join {match.code}", "terminal")
+            seen.append(wait_until(lambda: f"bea joined #{match.code}." in session.text, timeout=5))
+        return "quit"
+
+    play("--name", "ann", "--join", match.code, typist=wait_for_bea, session=session)
+    assert seen == [True]
+
+
+def test_computer_players_move_while_he_waits_in_a_match_he_joined():
+    """No worker runs: the terminal that follows the match moves its computer players."""
+    ann, bea = terminal("ann"), terminal("bea")
+    match = lobby_match(bea)
+    handle(bea, "bot", "terminal")
+    moved_while_waiting = []
+
+    def wait_for_the_computer(prompt: str = "") -> str:
+        before = computer_moves(match)
+        for _step in range(200):
+            current = refresh(match)
+            if current.status != Match.Status.RUNNING or computer_moves(match) > before:
+                break
+            if mover(current) == ann:
+                return str(best_action(current))
+            if mover(current) == bea:
+                handle(bea, str(best_action(current)), "terminal")
+            else:
+                time.sleep(0.05)  # a computer's turn, and nobody but ann's terminal to move it
+        moved_while_waiting.append(computer_moves(match) > before)
+        return "quit"
+
+    play("--name", "ann", "--join", match.code, typist=wait_for_the_computer)
+    assert moved_while_waiting == [True]
+
+
+def test_the_session_ends_by_itself_when_his_last_match_ends_while_he_waits():
+    ann, bea = terminal("ann"), terminal("bea")
+    match = running_match(ann, bea)
+    session = Session()
+    typed = []
+
+    def wait_while_bea_resigns(prompt: str = "") -> str:
+        handle(bea, f"#{match.code} resign yes", "terminal")
+        time.sleep(10)  # the refresher wakes the main thread out of this wait
+        typed.append("quit")
+        return "quit"
+
+    play("--name", "ann", "--join", match.code, typist=wait_while_bea_resigns, session=session)
+    assert typed == []
+    assert f"bea resigned #{match.code}" in session.text
+    assert "No match of yours is running or waiting" in session.text
+    assert "Bye." not in session.text
+    assert session.status == 0
+
+
+def test_the_thread_ends_with_the_session_and_closes_its_connection(monkeypatch):
+    from bot.terminal import refresher
+
+    closed_by = []
+
+    class RecordingConnection:
+        def __getattr__(self, name):
+            return getattr(connection, name)
+
+        def close(self):
+            closed_by.append(threading.current_thread().name)
+            connection.close()
+
+    monkeypatch.setattr(refresher, "connection", RecordingConnection())
+    monkeypatch.setattr(refresher, "REFRESH_SECONDS", 0.05)
+
+    def wait_a_little(prompt: str = "") -> str:
+        time.sleep(0.3)
+        return "quit"
+
+    play("--name", "ann", "--options", "5m", typist=wait_a_little)
+    assert closed_by == ["gin3-play-refresher"]
+    assert not [thread for thread in threading.enumerate() if thread.name == "gin3-play-refresher"]
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's file lock")
+def test_a_database_locked_for_a_moment_by_another_process_only_delays_a_command():
+    locked, release = threading.Event(), threading.Event()
+
+    def other_process() -> None:
+        other = sqlite3.connect(connection.settings_dict["NAME"], isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        locked.set()
+        release.wait(5)
+        other.execute("COMMIT")
+        other.close()
+
+    holder = threading.Thread(target=other_process)
+    lines = iter(["lock", "help", "quit"])
+
+    def typist(prompt: str = "") -> str:
+        line = next(lines)
+        if line == "lock":
+            holder.start()
+            locked.wait(5)
+            threading.Timer(1.0, release.set).start()
+            return "score"
+        return line
+
+    session = play("--name", "ann", "--options", "5m", typist=typist)
+    holder.join()
+    assert "#" in session.text.split("> score")[1].split("> help")[0]  # the score, after the wait
+    assert "The database did not answer" not in session.text
+
+
+def test_due_work_stops_when_a_human_is_to_move():
+    """No spinning: once the computers have moved, nothing is due until someone else acts."""
+    from bot.terminal import worker
+
+    ann = terminal("ann")
+    match = lobby_match(ann)
+    handle(ann, "bot", "terminal")
+    handle(ann, "bot", "terminal")
+    for _round in range(100):
+        if not worker.do_due_work({match.pk}):
+            break
+    match = refresh(match)
+    assert match.status != Match.Status.RUNNING or mover(match) == ann
+    assert worker.do_due_work({match.pk}) == 0
+    assert worker.do_due_work(set()) == 0
