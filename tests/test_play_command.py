@@ -160,7 +160,7 @@ def test_leaving_one_match_keeps_following_the_others():
 def test_with_several_matches_a_command_without_a_code_gets_which_match():
     ann = terminal("ann")
     first = lobby_match(ann)
-    session = play("--name", "ann", "--computers", "0", typist=["status", f"#{first.code} status", "quit"])
+    session = play("--name", "ann", "--computers", "0", typist=["leave", f"#{first.code} status", "quit"])
     assert "Which match? Put its code first" in session.text
     assert f"#{first.code} is waiting for players: ann." in session.text
 
@@ -269,7 +269,7 @@ BAD_INPUT = {
     "frobnicate": "I don't know 'frobnicate'",
     "discard 7x": "'7x' is not a card",
     "שלום עולם": "I don't know 'שלום'",
-    "\u202edraw": "I don't know '\u202edraw'",
+    "\u202edrwa": "I don't know 'drwa'. Did you mean draw?",
     "#ZZZZ draw": "You are not in a match #ZZZZ.",
     "#!! draw": "is not a match code",
     "stop": "STOP and similar words are only for SMS",
@@ -386,6 +386,6 @@ def test_a_reminder_due_in_a_followed_match_is_sent_without_a_worker():
     ann, bea = terminal("ann"), terminal("bea")
     match = running_match(ann, bea)
     advance(match, lambda match: mover(match) == bea)
-    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() + timedelta(seconds=30))
+    Match.objects.filter(pk=match.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
     play("--name", "ann", "--join", match.code, typist=["quit"])
     assert Outbox.objects.filter(recipient=bea, kind="reminder").count() == 1
