@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.utils.translation import get_language
+
+from .bidi import isolate
 from .lists import help_text, matches_text
 from .sms import compact
 from .style import SMS, TELEGRAM, style_for
@@ -21,13 +24,16 @@ class Rendered:
 
 
 def render(content: object, channel: str) -> Rendered:
-    """Render a view (or a plain string) for ``channel``."""
+    """Render a view (or a plain string) for ``channel``, in the active language. For a
+    right-to-left reader the left-to-right tokens (cards, codes, commands) are isolated,
+    except by SMS, where every character is paid for (``bidi``)."""
     style = style_for(channel)
     kind = type(content).__name__
+    if kind == "TableView" and channel == SMS:
+        return Rendered(sms_table(content))
     if kind == "TableView":
-        if channel == SMS:
-            return Rendered(sms_table(content))
-        return Rendered(table_text(content, style), table_buttons(content) if channel == TELEGRAM else [])
+        text = table_text(content, style)
+        return Rendered(isolate(text, get_language()), table_buttons(content) if channel == TELEGRAM else [])
     words = {
         "ResultView": result_text,
         "PublicTableView": public_table_text,
@@ -35,4 +41,4 @@ def render(content: object, channel: str) -> Rendered:
         "HelpView": help_text,
     }.get(kind)
     text = words(content, style) if words else style.text(str(content))
-    return Rendered(compact(text) if channel == SMS else text)
+    return Rendered(compact(text) if channel == SMS else isolate(text, get_language()))
