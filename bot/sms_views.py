@@ -94,9 +94,10 @@ def receive(phone: str, body: str, message_sid: str) -> list[str]:
     """
     key = f"sms:{message_sid}"
     word = NOT_A_LETTER.sub("", body).lower()
-    with change():
-        player, created = players.phone_player(phone)
-        with translation.override(player.language):
+    player, created = players.phone_player(phone)
+    command = command_name(body)
+    with translation.override(player.language):
+        with change():  # the carriers' keywords, and a first text that is no command
             if word in OPT_OUT_WORDS:
                 if state.first_time(key):
                     linking.opt_out(player)
@@ -105,16 +106,16 @@ def receive(phone: str, body: str, message_sid: str) -> list[str]:
                 if word in OPT_IN_WORDS and state.first_time(key):
                     return [sms(linking.opt_in(player))]
                 return []
-            command = command_name(body)
             if created and (word in HELP_WORDS | OPT_IN_WORDS or command is None):
                 return [sms(welcome())] if state.first_time(key) else []
-            if word in HELP_WORDS:
-                reply = handle(player, "help", SMS, update_key=key, reply_inline=True)
-                return [reply + "\n" + sms(_("Text STOP to stop gin3 texts."))] if reply else []
-            reply = handle(player, body, SMS, update_key=key, reply_inline=True)
-            # A phone being linked to a player it already has needs no welcome.
-            welcomed = [sms(welcome())] if created and command != "link" else []
-            return welcomed + ([reply] if reply else [])
+        # A command, in a change of its own: its reply is known when that change ends.
+        if word in HELP_WORDS:
+            reply = handle(player, "help", SMS, update_key=key, reply_inline=True)
+            return [reply + "\n" + sms(_("Text STOP to stop gin3 texts."))] if reply else []
+        reply = handle(player, body, SMS, update_key=key, reply_inline=True)
+        # A phone being linked to a player it already has needs no welcome.
+        welcomed = [sms(welcome())] if created and command != "link" else []
+        return welcomed + ([reply] if reply else [])
 
 
 def command_name(text: str) -> str | None:

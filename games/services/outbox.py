@@ -89,12 +89,10 @@ def send(
 
 def reply(player: Player, content: Content, channel: str, replaces: str = "", inline: bool = False) -> Letter:
     """The answer to ``player``'s command, on the channel it came from. An inline reply
-    (the channel answers it itself) is rendered at once and written nowhere."""
+    (the channel answers it itself, as SMS in TwiML) is rendered when the change ends
+    like every letter, and written nowhere."""
     letter = Letter(REPLY, content, player, channel=channel, replaces=replaces, inline=inline, is_reply=True)
-    if inline:
-        letter.text = _render(letter, channel).text
-    else:
-        current().letters.append(letter)
+    current().letters.append(letter)
     return letter
 
 
@@ -123,7 +121,7 @@ def write(letters: list[Letter]) -> list[Outbox]:
         if explanation and channel != SMS:
             rendered = replace(rendered, text=rendered.text + "\n" + explanation)
         letter.text = rendered.text
-        if not rendered.text:
+        if not rendered.text or letter.inline:
             continue
         row = partial(Outbox, recipient=letter.player, match=letter.match, channel=channel, address=address)
         rows.append(row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=letter.replaces))
@@ -176,7 +174,7 @@ def _in_order(letters: list[Letter]) -> list[Letter]:
 
 
 def _destination(letter: Letter) -> tuple[str, str] | None:
-    if letter.player is None:
+    if letter.player is None or letter.inline:  # posted to an address, or answered by the channel itself
         return letter.channel, letter.address
     return route(letter.player, letter.channel)
 
