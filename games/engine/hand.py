@@ -31,7 +31,15 @@ from .scoring import KNOCK_LIMIT, Settlement, settle
 
 HAND_SIZE = 10
 STOCK_AT_DEAL = 31
-STOCK_LEFT_FOR_DRAW = 2
+STOCK_LEFT_FOR_DRAW = 2  # R9.1
+PILE_TAKES_FOR_DRAW = 50  # R9.3
+# R9.1 and R9.3 bound a hand: every turn takes one card, from the stock or the
+# pile, and the first discard without a knock after the 29th card from the
+# stock or the 50th from the pile draws the hand. So at most 28 + 49 turns take
+# the hand on, and the next one ends it (its player discards or knocks).
+MAX_TURNS = (STOCK_AT_DEAL - STOCK_LEFT_FOR_DRAW - 1) + (PILE_TAKES_FOR_DRAW - 1) + 1
+# Two actions a turn, and the captain and the box may each refuse the upcard once.
+MAX_ACTIONS = 2 * MAX_TURNS + 2
 
 
 class Role(str, Enum):
@@ -161,6 +169,7 @@ class Hand:
     passed: tuple[Role, ...] = ()
     taken: Card | None = None  # the card taken from the pile this turn (R6.2)
     turns: int = 0
+    pile_takes: int = 0  # cards taken from the discard pile in this hand, the upcard included (R9.3)
     result: HandResult | None = None
 
     def cards_of(self, role: Role) -> tuple[Card, ...]:
@@ -229,7 +238,8 @@ class Hand:
             raise IllegalAction("R5.4", "both refused the upcard: the captain draws from the stock")
         card = self.pile[-1]
         hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
-        return replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card), [Event("take", self.to_move, card)]
+        hand = replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card, pile_takes=self.pile_takes + 1)
+        return hand, [Event("take", self.to_move, card)]
 
     def _draw(self, action: Draw) -> tuple[Hand, list[Event]]:
         if self.phase is Phase.UPCARD:
@@ -260,7 +270,7 @@ class Hand:
         self._check_discard(action.card)
         hand = self._end_turn(action.card)
         events = [Event("discard", self.to_move, action.card)]
-        if len(hand.stock) <= STOCK_LEFT_FOR_DRAW:
+        if len(hand.stock) <= STOCK_LEFT_FOR_DRAW or hand.pile_takes >= PILE_TAKES_FOR_DRAW:
             result = HandResult("draw")
             events.append(Event("hand_drawn", result=result))
             return replace(hand, phase=Phase.OVER, result=result), events
