@@ -326,6 +326,22 @@ def test_r8_4_undercut_in_a_hand_goes_to_the_defender():
     assert result.points == 15 + 10 - 3
 
 
+def test_r8_6_an_undercut_for_0_in_a_hand_is_won_by_the_defender():
+    # Equal counts, 10 each (the captain's Kc, the box's Js), and an undercut bonus of 0.
+    box = "9h Th Jh Qh Kh 2c 3c 4c 5c Js"
+    deck = make_deck(CAPTAIN, box, "Ks", "Qs")
+    hand = play(deal(deck, Options(undercut_bonus=0)), Pass(), Pass(), Draw(), Knock(card("Qs")))
+    result = hand.result
+    assert (result.settlement.knocker_count, result.settlement.defender_count) == (10, 10)
+    assert (result.kind, result.knocker, result.winner, result.loser, result.points) == (
+        "undercut",
+        Role.CAPTAIN,
+        Role.BOX,
+        Role.CAPTAIN,
+        0,
+    )
+
+
 def test_r8_5_the_sitter_never_wins_a_hand():
     hand = play(deal(DECK_A), Take(), Knock(card("Kc")))
     assert hand.result.winner in (Role.BOX, Role.CAPTAIN)
