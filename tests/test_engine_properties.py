@@ -26,6 +26,7 @@ from games.engine import (
     replay,
     settle,
 )
+from games.engine.errors import CODES
 from games.engine.hand import MAX_ACTIONS, MAX_TURNS
 from games.engine.melds import melds_in
 
@@ -168,6 +169,7 @@ def test_legal_actions_apply_and_every_other_action_is_refused_leaving_the_hand_
                     hand.apply(action)
                 except IllegalAction as error:
                     assert error.rule.startswith(("R5", "R6", "R7"))
+                    assert error.code in CODES
                 else:
                     raise AssertionError(f"{action} was allowed but is not in {legal}")
             assert hand == before

@@ -209,7 +209,7 @@ class Hand:
     def apply(self, action: Action) -> tuple[Hand, list[Event]]:
         """The next hand and what happened, or ``IllegalAction``."""
         if self.phase is Phase.OVER:
-            raise IllegalAction("R8", "the hand is over")
+            raise IllegalAction("hand_over")
         handler = {
             Pass: self._pass,
             Take: self._take,
@@ -218,14 +218,14 @@ class Hand:
             Knock: self._knock,
         }.get(type(action))
         if handler is None:
-            raise IllegalAction("R6.1", f"{action!r} is not a move")
+            raise IllegalAction("not_a_move", action=action)
         return handler(action)
 
     # Each action -------------------------------------------------------
 
     def _pass(self, action: Pass) -> tuple[Hand, list[Event]]:
         if self.phase is not Phase.UPCARD:
-            raise IllegalAction("R5", "passing is only for the upcard on the first turn")
+            raise IllegalAction("pass_only_upcard")
         event = Event("pass", self.to_move)
         if self.to_move is Role.CAPTAIN:
             return replace(self, to_move=Role.BOX, passed=(Role.CAPTAIN,)), [event]
@@ -233,9 +233,9 @@ class Hand:
 
     def _take(self, action: Take) -> tuple[Hand, list[Event]]:
         if self.phase not in (Phase.UPCARD, Phase.DRAW):
-            raise IllegalAction("R6.1", "you have taken a card already: discard one")
+            raise IllegalAction("already_took")
         if self.upcard_taker_must_draw:
-            raise IllegalAction("R5.4", "both refused the upcard: the captain draws from the stock")
+            raise IllegalAction("must_draw")
         card = self.pile[-1]
         hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
         hand = replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card, pile_takes=self.pile_takes + 1)
@@ -243,9 +243,9 @@ class Hand:
 
     def _draw(self, action: Draw) -> tuple[Hand, list[Event]]:
         if self.phase is Phase.UPCARD:
-            raise IllegalAction("R5.1", "on the first turn, take the upcard or pass")
+            raise IllegalAction("upcard_first")
         if self.phase is not Phase.DRAW:
-            raise IllegalAction("R6.1", "you have taken a card already: discard one")
+            raise IllegalAction("already_took")
         card = self.stock[0]
         hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
         return replace(hand, stock=self.stock[1:], phase=Phase.DISCARD, taken=None), [Event("draw", self.to_move, card)]
@@ -255,11 +255,11 @@ class Hand:
 
     def _check_discard(self, card: Card) -> None:
         if self.phase is not Phase.DISCARD:
-            raise IllegalAction("R6.1", "take a card first (draw or take)")
+            raise IllegalAction("take_first")
         if card not in self.cards_of(self.to_move):
-            raise IllegalAction("R6.1", f"you do not hold {card}")
+            raise IllegalAction("not_held", card=card)
         if not self._may_discard(card):
-            raise IllegalAction("R6.2", f"you may not discard {card}, the card you just took from the pile")
+            raise IllegalAction("taken_card", card=card)
 
     def _end_turn(self, card: Card) -> Hand:
         cards = tuple(c for c in self.cards_of(self.to_move) if c != card)
@@ -282,7 +282,7 @@ class Hand:
         knocker, defender = self.to_move, self.to_move.opponent
         count = deadwood(hand.cards_of(knocker))
         if count > KNOCK_LIMIT:
-            raise IllegalAction("R7.2", f"to knock your count must be {KNOCK_LIMIT} or less; it would be {count}")
+            raise IllegalAction("knock_limit", count=count, limit=KNOCK_LIMIT)
         settlement = settle(
             hand.cards_of(knocker),
             hand.cards_of(defender),
@@ -312,7 +312,7 @@ def deal(deck: Sequence[Card], options: Options | None = None) -> Hand:
     remaining 31 are the stock, ``deck[21]`` on top."""
     deck = tuple(deck)
     if sorted(deck) != list(range(52)):
-        raise IllegalAction("R1.1", "a deal needs the 52 cards of one deck")
+        raise IllegalAction("bad_deck")
     dealt = 2 * HAND_SIZE
     return Hand(
         deck=deck,
