@@ -25,7 +25,7 @@ from enum import Enum
 
 from .cards import DECK, Card, format_cards, parse_cards
 from .errors import IllegalAction
-from .melds import deadwood
+from .melds import deadwood, knock_discards
 from .options import Options
 from .scoring import KNOCK_LIMIT, Settlement, settle
 
@@ -196,10 +196,9 @@ class Hand:
         if self.phase is Phase.DRAW:
             return [Draw()] if self.upcard_taker_must_draw else [Take(), Draw()]
         if self.phase is Phase.DISCARD:
-            cards = self.cards_of(self.to_move)
-            discards = [card for card in cards if self._may_discard(card)]
-            knocks = [card for card in discards if self.count_after_discard(card) <= KNOCK_LIMIT]
-            return [Discard(card) for card in discards] + [Knock(card) for card in knocks]
+            discards = [card for card in self.cards_of(self.to_move) if self._may_discard(card)]
+            knocking = knock_discards(self.cards_of(self.to_move))
+            return [Discard(card) for card in discards] + [Knock(card) for card in discards if card in knocking]
         return []
 
     def count_after_discard(self, card: Card) -> int:

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 from .cards import DECK, Card, cards_of, mask_of, points_of
 from .errors import IllegalAction
-from .melds import Arrangement, Meld, best_arrangements, deadwood_of_mask, melds_in
+from .melds import KNOCK_LIMIT, Arrangement, Meld, best_arrangements, deadwood_of_mask, melds_in
 
 GIN_BONUS = 25
 UNDERCUT_BONUS = 10
-KNOCK_LIMIT = 10
 
 
 @dataclass(frozen=True)
