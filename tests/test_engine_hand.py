@@ -1,6 +1,7 @@
 """One hand: the deal, the upcard, turns, knocks and draws (R4 to R9)."""
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -492,6 +493,15 @@ def test_r9_3_replay_counts_the_takes_from_the_pile():
 def test_replay_reaches_the_same_hand():
     actions = [Pass(), Pass(), Draw(), Discard(card("Qs")), Take(), Discard(card("Jh"))]
     assert replay(DECK_A, actions) == play(deal(DECK_A), *actions)
+
+
+def test_a_hand_after_moves_stays_a_frozen_value():
+    actions = [Pass(), Pass(), Draw(), Discard(card("Qs")), Take(), Discard(card("Jh"))]
+    hand, again = replay(DECK_A, actions), replay(DECK_A, actions)
+    assert hand == again and hash(hand) == hash(again) and hand is not again
+    assert copy.deepcopy(hand) == hand
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hand.turns = 0
 
 
 def test_hand_prints_what_a_player_at_the_table_would_see():

@@ -19,9 +19,10 @@ which is the service layer's business, not the rules'.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from .cards import DECK, Card, format_cards, parse_cards
 from .errors import IllegalAction
@@ -50,7 +51,18 @@ class Role(str, Enum):
     @property
     def opponent(self) -> Role:
         """The other active player (R6.3)."""
-        return {Role.BOX: Role.CAPTAIN, Role.CAPTAIN: Role.BOX}[self]
+        if self is Role.BOX:
+            return Role.CAPTAIN
+        if self is Role.CAPTAIN:
+            return Role.BOX
+        raise ValueError("the sitter has no opponent: he sits the hand out (R3.1)")
+
+    @property
+    def cards_field(self) -> str:
+        """The name of the ``Hand`` field that holds this player's cards."""
+        if self is Role.SITTER:
+            raise ValueError("the sitter holds no cards (R4.2)")
+        return self._value_
 
 
 class Phase(str, Enum):
@@ -209,16 +221,21 @@ class Hand:
         """The next hand and what happened, or ``IllegalAction``."""
         if self.phase is Phase.OVER:
             raise IllegalAction("hand_over")
-        handler = {
-            Pass: self._pass,
-            Take: self._take,
-            Draw: self._draw,
-            Discard: self._discard,
-            Knock: self._knock,
-        }.get(type(action))
+        handler = _HANDLERS.get(type(action))
         if handler is None:
             raise IllegalAction("not_a_move", action=action)
-        return handler(action)
+        return handler(self, action)
+
+    def _evolve(self, **changes: Any) -> Hand:
+        """This hand with ``changes``: ``dataclasses.replace`` without its
+        checks and ``__init__``, which cost most of a move, and the services
+        replay a hand's every move on every move. A hand is a plain value with
+        nothing to validate, so its fields are copied as they are."""
+        hand = object.__new__(Hand)
+        fields = hand.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return hand
 
     # Each action -------------------------------------------------------
 
@@ -227,27 +244,34 @@ class Hand:
             raise IllegalAction("pass_only_upcard")
         event = Event("pass", self.to_move)
         if self.to_move is Role.CAPTAIN:
-            return replace(self, to_move=Role.BOX, passed=(Role.CAPTAIN,)), [event]
-        return replace(self, to_move=Role.CAPTAIN, phase=Phase.DRAW, passed=(Role.CAPTAIN, Role.BOX)), [event]
+            return self._evolve(to_move=Role.BOX, passed=(Role.CAPTAIN,)), [event]
+        return self._evolve(to_move=Role.CAPTAIN, phase=Phase.DRAW, passed=(Role.CAPTAIN, Role.BOX)), [event]
 
     def _take(self, action: Take) -> tuple[Hand, list[Event]]:
-        if self.phase not in (Phase.UPCARD, Phase.DRAW):
+        if self.phase is not Phase.UPCARD and self.phase is not Phase.DRAW:
             raise IllegalAction("already_took")
         if self.upcard_taker_must_draw:
             raise IllegalAction("must_draw")
-        card = self.pile[-1]
-        hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
-        hand = replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card, pile_takes=self.pile_takes + 1)
-        return hand, [Event("take", self.to_move, card)]
+        role, card = self.to_move, self.pile[-1]
+        hand = self._evolve(
+            **{role.cards_field: (*self.cards_of(role), card)},
+            pile=self.pile[:-1],
+            phase=Phase.DISCARD,
+            taken=card,
+            pile_takes=self.pile_takes + 1,
+        )
+        return hand, [Event("take", role, card)]
 
     def _draw(self, action: Draw) -> tuple[Hand, list[Event]]:
         if self.phase is Phase.UPCARD:
             raise IllegalAction("upcard_first")
         if self.phase is not Phase.DRAW:
             raise IllegalAction("already_took")
-        card = self.stock[0]
-        hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
-        return replace(hand, stock=self.stock[1:], phase=Phase.DISCARD, taken=None), [Event("draw", self.to_move, card)]
+        role, card = self.to_move, self.stock[0]
+        hand = self._evolve(
+            **{role.cards_field: (*self.cards_of(role), card)}, stock=self.stock[1:], phase=Phase.DISCARD, taken=None
+        )
+        return hand, [Event("draw", role, card)]
 
     def _may_discard(self, card: Card) -> bool:
         return self.options.may_discard_taken or card != self.taken
@@ -260,31 +284,35 @@ class Hand:
         if not self._may_discard(card):
             raise IllegalAction("taken_card", card=card)
 
-    def _end_turn(self, card: Card) -> Hand:
-        cards = tuple(c for c in self.cards_of(self.to_move) if c != card)
-        hand = self._with_cards(self.to_move, cards)
-        return replace(hand, pile=(*self.pile, card), taken=None, turns=self.turns + 1)
+    def _end_turn(self, card: Card) -> dict[str, Any]:
+        """The changes of any discard: the card goes from the hand to the pile."""
+        role = self.to_move
+        return {
+            role.cards_field: tuple(c for c in self.cards_of(role) if c != card),
+            "pile": (*self.pile, card),
+            "taken": None,
+            "turns": self.turns + 1,
+        }
 
     def _discard(self, action: Discard) -> tuple[Hand, list[Event]]:
         self._check_discard(action.card)
-        hand = self._end_turn(action.card)
         events = [Event("discard", self.to_move, action.card)]
-        if len(hand.stock) <= STOCK_LEFT_FOR_DRAW or hand.pile_takes >= PILE_TAKES_FOR_DRAW:
+        if len(self.stock) <= STOCK_LEFT_FOR_DRAW or self.pile_takes >= PILE_TAKES_FOR_DRAW:
             result = HandResult("draw")
             events.append(Event("hand_drawn", result=result))
-            return replace(hand, phase=Phase.OVER, result=result), events
-        return replace(hand, to_move=self.to_move.opponent, phase=Phase.DRAW), events
+            return self._evolve(**self._end_turn(action.card), phase=Phase.OVER, result=result), events
+        return self._evolve(**self._end_turn(action.card), to_move=self.to_move.opponent, phase=Phase.DRAW), events
 
     def _knock(self, action: Knock) -> tuple[Hand, list[Event]]:
         self._check_discard(action.card)
-        hand = self._end_turn(action.card)
         knocker, defender = self.to_move, self.to_move.opponent
-        count = deadwood(hand.cards_of(knocker))
+        kept = tuple(c for c in self.cards_of(knocker) if c != action.card)
+        count = deadwood(kept)
         if count > KNOCK_LIMIT:
             raise IllegalAction("knock_limit", count=count, limit=KNOCK_LIMIT)
         settlement = settle(
-            hand.cards_of(knocker),
-            hand.cards_of(defender),
+            kept,
+            self.cards_of(defender),
             gin_bonus=self.options.gin_bonus,
             undercut_bonus=self.options.undercut_bonus,
         )
@@ -292,10 +320,7 @@ class Hand:
         winner = knocker if settlement.winner == "knocker" else defender
         result = HandResult(kind, knocker, winner, settlement.points, settlement)
         events = [Event("knock", knocker, action.card), Event("hand_over", result=result)]
-        return replace(hand, phase=Phase.OVER, result=result), events
-
-    def _with_cards(self, role: Role, cards: tuple[Card, ...]) -> Hand:
-        return replace(self, box=cards) if role is Role.BOX else replace(self, captain=cards)
+        return self._evolve(**self._end_turn(action.card), phase=Phase.OVER, result=result), events
 
     def __str__(self) -> str:
         return (
@@ -303,6 +328,15 @@ class Hand:
             f"pile {self.pile[-1] if self.pile else '-'} stock {len(self.stock)} "
             f"{self.to_move.value} to {self.phase.value}"
         )
+
+
+_HANDLERS: dict[type, Callable[[Hand, Any], tuple[Hand, list[Event]]]] = {
+    Pass: Hand._pass,
+    Take: Hand._take,
+    Draw: Hand._draw,
+    Discard: Hand._discard,
+    Knock: Hand._knock,
+}
 
 
 def deal(deck: Sequence[Card], options: Options | None = None) -> Hand:
