@@ -8,16 +8,20 @@ Run it from the repository root, once the benchmark packages are installed:
 (``make bench`` does both.) ``--help`` lists the other options.
 
 How it times (time.perf_counter): a batch is cut into chunks of about half a
-millisecond each (at least one call: one game for the simulation), each
-chunk's time is the fastest of ``--repeat`` passes, and a figure is the
-batch's calls over the sum of those times. The libraries compared take their
-passes in turn. So the load of a shared machine, which comes and goes, is
-mostly filtered out chunk by chunk, and chunks of the same duration give the
-slow libraries and the fast the same chance to run unpreempted. The load
-average is printed at the start and the end. Every hand is converted to each library's own
-representation before the clock starts: for gin3 a list of its ``Card``
-objects, which ``deadwood`` turns into a 52-bit mask on every call, as the
-engine does.
+millisecond each (at least one call: one game for the simulation), each chunk
+is run once untimed and then timed, a chunk's time is the fastest of
+``--repeat`` passes, and a figure is the batch's calls over the sum of those
+times. The libraries compared take their passes in turn. So the load of a
+shared machine, which comes and goes, is mostly filtered out chunk by chunk;
+chunks of the same duration give the slow libraries and the fast the same
+chance to run unpreempted; and each library is timed with its own data and
+code in the caches, not after another library's pass has flushed them (which
+cost gin3, timed after rlcard, about a quarter of its speed on uniform
+hands). The load average is printed at the start and the end.
+
+Every hand is converted to each library's own representation before the
+clock starts: for gin3 a list of its ``Card`` objects, which ``deadwood``
+turns into a 52-bit mask on every call, as the engine does.
 
 What it measures:
 
@@ -26,10 +30,10 @@ What it measures:
   dealt on purpose, some of them a run and a set sharing a card); and
   set-rich (every other hand dealt from only 4 to 7 ranks, each of them
   present, so that many ranks are held two to four times; the others
-  uniform): gin3's
-  ``deadwood``, rlcard 1.2.0's ``get_best_meld_clusters`` with its deadwood
-  count (pure Python) and OpenSpiel 2.0.2's ``GinRummyUtils.min_deadwood``
-  (C++), with the ratios gin3/rlcard and gin3/OpenSpiel. ``--rlcard-hands``
+  uniform): gin3's ``deadwood``, rlcard 1.2.0's ``get_best_meld_clusters``
+  with its deadwood count (pure Python) and OpenSpiel 2.0.2's
+  ``GinRummyUtils.min_deadwood`` (C++), with the ratios gin3/rlcard and
+  gin3/OpenSpiel. ``--rlcard-hands``
   times the slow rlcard on only the first hands of each set (default: all);
   all three are checked to agree on every hand either way, and the first
   disagreement ends the run with exit status 1. The bars for gin3 are 10
@@ -157,8 +161,8 @@ def chunk_size(evaluate: Callable[[Any], object], arguments: Sequence[Any]) -> i
 
 def best_rates(batches: Sequence[tuple[Callable[[Any], object], Sequence[Any]]], repeat: int) -> list[float]:
     """Calls per second of each ``(function, arguments)`` batch, timed side by
-    side: each pass times every batch in turn, chunk by chunk, and a chunk
-    counts with its fastest pass."""
+    side: each pass times every batch in turn, chunk by chunk, each chunk run
+    once untimed first, and a chunk counts with its fastest pass."""
     sizes = [chunk_size(evaluate, arguments) for evaluate, arguments in batches]
     chunks = [
         [arguments[start : start + size] for start in range(0, len(arguments), size)]
@@ -170,6 +174,8 @@ def best_rates(batches: Sequence[tuple[Callable[[Any], object], Sequence[Any]]],
         for _ in range(repeat):
             for (evaluate, _), parts, times in zip(batches, chunks, fastest, strict=True):
                 for index, part in enumerate(parts):
+                    for argument in part:  # untimed: the chunk's data and code in the caches
+                        evaluate(argument)
                     start = time.perf_counter()
                     for argument in part:
                         evaluate(argument)
