@@ -181,6 +181,18 @@ def meld_rich_hand(rng, size, taken=0):
     return hand
 
 
+def set_rich_hand(rng, size):
+    """Cards of three to seven ranks close together: sets abound, several ranks
+    are held three or four times, and their cards compete with runs."""
+    width = rng.randint(4, 8)
+    start = rng.randint(1, 14 - width)
+    ranks = rng.sample(range(start, start + width), rng.randint(3, min(width, 7)))
+    pool = [AT[rank, suit] for rank in ranks for suit in range(4)]
+    hand = mask(rng.sample(pool, min(size, len(pool))))
+    rest = [c for c in range(52) if not hand >> c & 1]
+    return hand | mask(rng.sample(rest, size - hand.bit_count()))
+
+
 def close_ranks(hand):
     """Every card within two ranks of a card of the hand, in any suit."""
     ranks = {rank for c in bits(hand) for rank in range(RANK[c] - 2, RANK[c] + 3)}
@@ -263,6 +275,19 @@ def test_r2_4_deadwood_matches_brute_force_on_meld_rich_hands():
         check_deadwood(meld_rich_hand(rng, rng.choice((10, 11))))
 
 
+def test_r2_4_deadwood_matches_brute_force_on_set_rich_hands():
+    rng = random.Random(SEED + 7)
+    for _ in range(HANDS):
+        check_deadwood(set_rich_hand(rng, rng.choice((10, 11))))
+
+
+def test_r2_4_deadwood_matches_brute_force_on_set_rich_hands_of_every_size():
+    rng = random.Random(SEED + 8)
+    for size in range(3, 21):
+        for _ in range(40):
+            check_deadwood(set_rich_hand(rng, size))
+
+
 def test_r2_4_deadwood_matches_brute_force_on_hands_of_every_size():
     rng = random.Random(SEED + 2)
     for size in range(0, 16):
@@ -290,6 +315,12 @@ def test_r7_2_knock_discards_match_brute_force_on_meld_rich_hands():
     rng = random.Random(SEED + 4)
     for _ in range(HANDS):
         check_knock_discards(meld_rich_hand(rng, 11))
+
+
+def test_r7_2_knock_discards_match_brute_force_on_set_rich_hands():
+    rng = random.Random(SEED + 9)
+    for _ in range(HANDS // 3):
+        check_knock_discards(set_rich_hand(rng, 11))
 
 
 def check_settle(knocker, defender, rng):

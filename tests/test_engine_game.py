@@ -172,6 +172,19 @@ def test_r8_6_the_winner_scores_the_loser_becomes_sitter():
     assert game.roles.sitter == 1
 
 
+def test_r8_6_an_undercut_for_0_still_rotates_the_roles_with_the_defender_as_winner():
+    # The captain (seat 1) knocked and was undercut for 0 points: the box (seat 0) won.
+    game = Game(roles=ROLES, scores=(40, 7, 3)).after_hand(winner=0, points=0)
+    assert game.scores == (40, 7, 3)
+    assert game.roles == Roles(box=0, captain=2, sitter=1)  # R3.4: not R3.5's "nothing moves"
+    assert (game.hands_played, game.winner) == (1, None)
+
+
+def test_r8_6_a_winner_already_at_the_target_wins_with_an_undercut_for_0():
+    game = Game(roles=ROLES, scores=(0, 100, 0)).after_hand(winner=1, points=0)
+    assert game.winner == 1
+
+
 # R10: winning the game ----------------------------------------------------------
 
 

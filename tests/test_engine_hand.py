@@ -1,6 +1,7 @@
 """One hand: the deal, the upcard, turns, knocks and draws (R4 to R9)."""
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -22,6 +23,7 @@ from games.engine import (
     replay,
     stacked_deck,
 )
+from games.engine.hand import MAX_ACTIONS, MAX_TURNS
 
 
 def cards(text):
@@ -325,6 +327,22 @@ def test_r8_4_undercut_in_a_hand_goes_to_the_defender():
     assert result.points == 15 + 10 - 3
 
 
+def test_r8_6_an_undercut_for_0_in_a_hand_is_won_by_the_defender():
+    # Equal counts, 10 each (the captain's Kc, the box's Js), and an undercut bonus of 0.
+    box = "9h Th Jh Qh Kh 2c 3c 4c 5c Js"
+    deck = make_deck(CAPTAIN, box, "Ks", "Qs")
+    hand = play(deal(deck, Options(undercut_bonus=0)), Pass(), Pass(), Draw(), Knock(card("Qs")))
+    result = hand.result
+    assert (result.settlement.knocker_count, result.settlement.defender_count) == (10, 10)
+    assert (result.kind, result.knocker, result.winner, result.loser, result.points) == (
+        "undercut",
+        Role.CAPTAIN,
+        Role.BOX,
+        Role.CAPTAIN,
+        0,
+    )
+
+
 def test_r8_5_the_sitter_never_wins_a_hand():
     hand = play(deal(DECK_A), Take(), Knock(card("Kc")))
     assert hand.result.winner in (Role.BOX, Role.CAPTAIN)
@@ -395,6 +413,62 @@ def test_r9_1_a_drawn_hand_takes_no_more_actions():
     assert_illegal(hand, Draw(), "R8")
 
 
+def take_and_throw(hand, times, keep=""):
+    """Each turn takes the top of the pile and throws the first card held that
+    may be thrown (R6.2) and is not one of ``keep``."""
+    kept = set(cards(keep)) if keep else set()
+    for _ in range(times):
+        hand = play(hand, Take())
+        held = hand.cards_of(hand.to_move)
+        hand = play(hand, Discard(next(c for c in held if c != hand.taken and c not in kept)))
+    return hand
+
+
+def test_r9_3_the_50th_take_from_the_pile_followed_by_a_discard_draws_the_hand():
+    hand = take_and_throw(deal(DECK_A), 49)  # the upcard was the first take
+    assert (hand.pile_takes, len(hand.stock), hand.is_over) == (49, 31, False)
+    hand = play(hand, Take())
+    assert hand.pile_takes == 50
+    hand, events = hand.apply(Discard(next(c for c in hand.cards_of(hand.to_move) if c != hand.taken)))
+    assert hand.is_over and len(hand.stock) == 31
+    assert [e.kind for e in events] == ["discard", "hand_drawn"]
+    assert (hand.result.kind, hand.result.winner, hand.result.loser, hand.result.points) == ("draw", None, None, 0)
+
+
+def test_r9_3_49_takes_do_not_draw_the_hand_and_only_takes_count():
+    hand = take_and_throw(deal(DECK_A), 49)
+    assert hand.phase is Phase.DRAW and hand.result is None
+    hand = draw_and_throw(hand, 1)  # a card from the stock is no take from the pile
+    assert (hand.pile_takes, hand.is_over) == (49, False)
+    hand = take_and_throw(hand, 1)
+    assert (hand.pile_takes, hand.result.kind) == (50, "draw")
+
+
+def test_r9_3_the_taker_of_the_50th_pile_card_may_still_knock():
+    # The box holds the melds; each turn both throw their oldest loose card.
+    deck = make_deck(BOX, CAPTAIN, "Td")
+    hand = take_and_throw(deal(deck), 49, keep="As 2s 3s 4h 5h 6h 7d 8d 9d")
+    hand = play(hand, Take())
+    assert (hand.to_move, hand.pile_takes) == (Role.BOX, 50)
+    loose = [c for c in hand.box if c not in cards("As 2s 3s 4h 5h 6h 7d 8d 9d")]
+    hand = play(hand, Knock(loose[0]))
+    assert (hand.result.kind, hand.result.knocker, hand.result.winner) == ("knock", Role.BOX, Role.BOX)
+    assert hand.result.settlement.knocker_count == loose[1].points
+
+
+def test_r9_1_r9_3_the_longest_hand_has_max_turns_and_max_actions():
+    # Both refuse the upcard; 28 cards from the stock and 49 from the pile go on,
+    # and the 29th card from the stock ends the hand on turn 78.
+    hand = draw_and_throw(play(deal(DECK_A), Pass(), Pass()), 1)
+    hand = take_and_throw(hand, 49)
+    hand = draw_and_throw(hand, 27)
+    assert (hand.turns, hand.pile_takes, len(hand.stock), hand.is_over) == (77, 49, 3, False)
+    hand = draw_and_throw(hand, 1)
+    assert hand.result.kind == "draw"
+    assert hand.turns == MAX_TURNS == 78
+    assert MAX_ACTIONS == 2 + 2 * 78
+
+
 # Actions as text and replay ------------------------------------------------------
 
 
@@ -411,9 +485,23 @@ def test_actions_accept_the_ways_players_write_cards():
             parse_action(text)
 
 
+def test_r9_3_replay_counts_the_takes_from_the_pile():
+    actions = [Take(), Discard(card("Kc")), Take(), Discard(card("Ac")), Draw(), Discard(card("As"))]
+    assert replay(DECK_A, actions).pile_takes == 2
+
+
 def test_replay_reaches_the_same_hand():
     actions = [Pass(), Pass(), Draw(), Discard(card("Qs")), Take(), Discard(card("Jh"))]
     assert replay(DECK_A, actions) == play(deal(DECK_A), *actions)
+
+
+def test_a_hand_after_moves_stays_a_frozen_value():
+    actions = [Pass(), Pass(), Draw(), Discard(card("Qs")), Take(), Discard(card("Jh"))]
+    hand, again = replay(DECK_A, actions), replay(DECK_A, actions)
+    assert hand == again and hash(hand) == hash(again) and hand is not again
+    assert copy.deepcopy(hand) == hand
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        hand.turns = 0
 
 
 def test_hand_prints_what_a_player_at_the_table_would_see():

@@ -26,6 +26,8 @@ from games.engine import (
     replay,
     settle,
 )
+from games.engine.errors import CODES
+from games.engine.hand import MAX_ACTIONS, MAX_TURNS
 from games.engine.melds import melds_in
 
 EXAMPLES = settings(max_examples=150, deadline=None)
@@ -167,6 +169,7 @@ def test_legal_actions_apply_and_every_other_action_is_refused_leaving_the_hand_
                     hand.apply(action)
                 except IllegalAction as error:
                     assert error.rule.startswith(("R5", "R6", "R7"))
+                    assert error.code in CODES
                 else:
                     raise AssertionError(f"{action} was allowed but is not in {legal}")
             assert hand == before
@@ -179,7 +182,7 @@ def test_r7_r8_r9_how_a_hand_ends(seed, options):
     last, result = hands[-1], hands[-1].result
     if result.kind == "draw":
         assert isinstance(actions[-1], Discard)
-        assert len(last.stock) == 2
+        assert len(last.stock) == 2 or last.pile_takes == 50
         assert (result.winner, result.points) == (None, 0)
         return
     assert isinstance(actions[-1], Knock)
@@ -195,6 +198,31 @@ def test_r7_r8_r9_how_a_hand_ends(seed, options):
     assert result.winner == (knocker if settlement.winner == "knocker" else knocker.opponent)
     assert result.points == settlement.points
     assert result.kind == ("gin" if settlement.gin else "undercut" if settlement.undercut else "knock")
+
+
+@EXAMPLES
+@given(st.integers(0, 2**32), st.floats(0, 1), options)
+def test_r9_1_r9_3_no_sequence_of_legal_actions_outlasts_the_bound(seed, take_bias, options):
+    """A random walk over the legal actions, taking the pile with probability
+    ``take_bias`` when it may and seldom knocking, ends within the bound."""
+    rng = random.Random(seed)
+    hand = deal(shuffled(seed), options)
+    for _ in range(MAX_ACTIONS):
+        if hand.is_over:
+            break
+        legal = hand.legal_actions()
+        knocks = [action for action in legal if isinstance(action, Knock)]
+        others = [action for action in legal if not isinstance(action, Knock | Take)]
+        if Take() in legal and (not others or rng.random() < take_bias):
+            action = Take()
+        elif knocks and rng.random() < 0.02:
+            action = rng.choice(knocks)
+        else:
+            action = rng.choice(others)
+        hand, _ = hand.apply(action)
+    assert hand.is_over
+    assert hand.turns <= MAX_TURNS
+    assert hand.pile_takes <= 50 and len(hand.stock) >= 2
 
 
 @settings(max_examples=30, deadline=None)

@@ -262,6 +262,12 @@ def test_r8_4_undercut_bonus_option(bonus):
     assert s.points == bonus + 4
 
 
+def test_r8_6_an_undercut_with_bonus_0_and_equal_counts_is_won_by_the_defender_for_0():
+    s = settle(cards("As 2s 3s 4h 5h 6h 7d 8d 9d 5c"), cards("Jc Qc Kc 8s 8h 8c Ts Th Tc 5s"), undercut_bonus=0)
+    assert s.knocker_count == s.defender_count == 5
+    assert (s.undercut, s.gin, s.winner, s.points) == (True, False, "defender", 0)
+
+
 def test_r8_4_gin_is_never_undercut():
     s = settle(cards(GIN_KNOCKER), cards("2c 3c 4c 5c 8s 8h 8c Js Jh Jd"))
     assert not s.undercut

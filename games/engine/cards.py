@@ -40,7 +40,7 @@ class Card(int):
                     return cls._all[index]
             except (IndexError, TypeError):
                 pass
-            raise CardError(f"no card has index {index!r}")
+            raise CardError("no_card_index", index=index)
         return super().__new__(cls, index)
 
     @classmethod
@@ -49,7 +49,7 @@ class Card(int):
         # Matched whole: str.index would take "" or "sh" for spades.
         suit_index = (SUITS.find(suit) if len(suit) == 1 else -1) if isinstance(suit, str) else suit
         if not (1 <= rank <= 13 and 0 <= suit_index <= 3):
-            raise CardError(f"no card has rank {rank} and suit {suit}")
+            raise CardError("no_card_rank_suit", rank=rank, suit=suit)
         return cls(suit_index * 13 + rank - 1)
 
     @classmethod
@@ -57,7 +57,7 @@ class Card(int):
         """Read one card as players type it: ``7h``, ``10d``, ``Td``, ``QS``, ``q♠``."""
         match = _CARD_PATTERN.match(text.strip())
         if not match:
-            raise CardError(f"{text!r} is not a card (try 7h, 10d, Qs)")
+            raise CardError("not_a_card", text=text)
         rank_text, suit_text = match.groups()
         rank_text = RANK_ALIASES.get(rank_text, rank_text).upper()
         suit_text = suit_text.lower()
@@ -127,8 +127,8 @@ def mask_of(cards: Iterable[Card]) -> int:
     for card in cards:
         mask |= 1 << card
     if mask.bit_count() != len(cards):
-        seen = [card for index, card in enumerate(cards) if card in cards[:index]]
-        raise CardError(f"{Card(seen[0])} is there twice" if seen else "not a set of cards")
+        twice = next(card for index, card in enumerate(cards) if card in cards[:index])
+        raise CardError("card_twice", card=Card(twice))
     return mask
 
 

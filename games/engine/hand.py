@@ -19,19 +19,28 @@ which is the service layer's business, not the rules'.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from .cards import DECK, Card, format_cards, parse_cards
 from .errors import IllegalAction
-from .melds import deadwood
+from .melds import deadwood, knock_discards
 from .options import Options
 from .scoring import KNOCK_LIMIT, Settlement, settle
 
 HAND_SIZE = 10
 STOCK_AT_DEAL = 31
-STOCK_LEFT_FOR_DRAW = 2
+STOCK_LEFT_FOR_DRAW = 2  # R9.1
+PILE_TAKES_FOR_DRAW = 50  # R9.3
+# R9.1 and R9.3 bound a hand: every turn takes one card, from the stock or the
+# pile, and the first discard without a knock after the 29th card from the
+# stock or the 50th from the pile draws the hand. So at most 28 + 49 turns take
+# the hand on, and the next one ends it (its player discards or knocks).
+MAX_TURNS = (STOCK_AT_DEAL - STOCK_LEFT_FOR_DRAW - 1) + (PILE_TAKES_FOR_DRAW - 1) + 1
+# Two actions a turn, and the captain and the box may each refuse the upcard once.
+MAX_ACTIONS = 2 * MAX_TURNS + 2
 
 
 class Role(str, Enum):
@@ -42,7 +51,18 @@ class Role(str, Enum):
     @property
     def opponent(self) -> Role:
         """The other active player (R6.3)."""
-        return {Role.BOX: Role.CAPTAIN, Role.CAPTAIN: Role.BOX}[self]
+        if self is Role.BOX:
+            return Role.CAPTAIN
+        if self is Role.CAPTAIN:
+            return Role.BOX
+        raise ValueError("the sitter has no opponent: he sits the hand out (R3.1)")
+
+    @property
+    def cards_field(self) -> str:
+        """The name of the ``Hand`` field that holds this player's cards."""
+        if self is Role.SITTER:
+            raise ValueError("the sitter holds no cards (R4.2)")
+        return self._value_
 
 
 class Phase(str, Enum):
@@ -161,6 +181,7 @@ class Hand:
     passed: tuple[Role, ...] = ()
     taken: Card | None = None  # the card taken from the pile this turn (R6.2)
     turns: int = 0
+    pile_takes: int = 0  # cards taken from the discard pile in this hand, the upcard included (R9.3)
     result: HandResult | None = None
 
     def cards_of(self, role: Role) -> tuple[Card, ...]:
@@ -187,10 +208,9 @@ class Hand:
         if self.phase is Phase.DRAW:
             return [Draw()] if self.upcard_taker_must_draw else [Take(), Draw()]
         if self.phase is Phase.DISCARD:
-            cards = self.cards_of(self.to_move)
-            discards = [card for card in cards if self._may_discard(card)]
-            knocks = [card for card in discards if self.count_after_discard(card) <= KNOCK_LIMIT]
-            return [Discard(card) for card in discards] + [Knock(card) for card in knocks]
+            discards = [card for card in self.cards_of(self.to_move) if self._may_discard(card)]
+            knocking = knock_discards(self.cards_of(self.to_move))
+            return [Discard(card) for card in discards] + [Knock(card) for card in discards if card in knocking]
         return []
 
     def count_after_discard(self, card: Card) -> int:
@@ -200,82 +220,99 @@ class Hand:
     def apply(self, action: Action) -> tuple[Hand, list[Event]]:
         """The next hand and what happened, or ``IllegalAction``."""
         if self.phase is Phase.OVER:
-            raise IllegalAction("R8", "the hand is over")
-        handler = {
-            Pass: self._pass,
-            Take: self._take,
-            Draw: self._draw,
-            Discard: self._discard,
-            Knock: self._knock,
-        }.get(type(action))
+            raise IllegalAction("hand_over")
+        handler = _HANDLERS.get(type(action))
         if handler is None:
-            raise IllegalAction("R6.1", f"{action!r} is not a move")
-        return handler(action)
+            raise IllegalAction("not_a_move", action=action)
+        return handler(self, action)
+
+    def _evolve(self, **changes: Any) -> Hand:
+        """This hand with ``changes``: ``dataclasses.replace`` without its
+        checks and ``__init__``, which cost most of a move, and the services
+        replay a hand's every move on every move. A hand is a plain value with
+        nothing to validate, so its fields are copied as they are."""
+        hand = object.__new__(Hand)
+        fields = hand.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return hand
 
     # Each action -------------------------------------------------------
 
     def _pass(self, action: Pass) -> tuple[Hand, list[Event]]:
         if self.phase is not Phase.UPCARD:
-            raise IllegalAction("R5", "passing is only for the upcard on the first turn")
+            raise IllegalAction("pass_only_upcard")
         event = Event("pass", self.to_move)
         if self.to_move is Role.CAPTAIN:
-            return replace(self, to_move=Role.BOX, passed=(Role.CAPTAIN,)), [event]
-        return replace(self, to_move=Role.CAPTAIN, phase=Phase.DRAW, passed=(Role.CAPTAIN, Role.BOX)), [event]
+            return self._evolve(to_move=Role.BOX, passed=(Role.CAPTAIN,)), [event]
+        return self._evolve(to_move=Role.CAPTAIN, phase=Phase.DRAW, passed=(Role.CAPTAIN, Role.BOX)), [event]
 
     def _take(self, action: Take) -> tuple[Hand, list[Event]]:
-        if self.phase not in (Phase.UPCARD, Phase.DRAW):
-            raise IllegalAction("R6.1", "you have taken a card already: discard one")
+        if self.phase is not Phase.UPCARD and self.phase is not Phase.DRAW:
+            raise IllegalAction("already_took")
         if self.upcard_taker_must_draw:
-            raise IllegalAction("R5.4", "both refused the upcard: the captain draws from the stock")
-        card = self.pile[-1]
-        hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
-        return replace(hand, pile=self.pile[:-1], phase=Phase.DISCARD, taken=card), [Event("take", self.to_move, card)]
+            raise IllegalAction("must_draw")
+        role, card = self.to_move, self.pile[-1]
+        hand = self._evolve(
+            **{role.cards_field: (*self.cards_of(role), card)},
+            pile=self.pile[:-1],
+            phase=Phase.DISCARD,
+            taken=card,
+            pile_takes=self.pile_takes + 1,
+        )
+        return hand, [Event("take", role, card)]
 
     def _draw(self, action: Draw) -> tuple[Hand, list[Event]]:
         if self.phase is Phase.UPCARD:
-            raise IllegalAction("R5.1", "on the first turn, take the upcard or pass")
+            raise IllegalAction("upcard_first")
         if self.phase is not Phase.DRAW:
-            raise IllegalAction("R6.1", "you have taken a card already: discard one")
-        card = self.stock[0]
-        hand = self._with_cards(self.to_move, (*self.cards_of(self.to_move), card))
-        return replace(hand, stock=self.stock[1:], phase=Phase.DISCARD, taken=None), [Event("draw", self.to_move, card)]
+            raise IllegalAction("already_took")
+        role, card = self.to_move, self.stock[0]
+        hand = self._evolve(
+            **{role.cards_field: (*self.cards_of(role), card)}, stock=self.stock[1:], phase=Phase.DISCARD, taken=None
+        )
+        return hand, [Event("draw", role, card)]
 
     def _may_discard(self, card: Card) -> bool:
         return self.options.may_discard_taken or card != self.taken
 
     def _check_discard(self, card: Card) -> None:
         if self.phase is not Phase.DISCARD:
-            raise IllegalAction("R6.1", "take a card first (draw or take)")
+            raise IllegalAction("take_first")
         if card not in self.cards_of(self.to_move):
-            raise IllegalAction("R6.1", f"you do not hold {card}")
+            raise IllegalAction("not_held", card=card)
         if not self._may_discard(card):
-            raise IllegalAction("R6.2", f"you may not discard {card}, the card you just took from the pile")
+            raise IllegalAction("taken_card", card=card)
 
-    def _end_turn(self, card: Card) -> Hand:
-        cards = tuple(c for c in self.cards_of(self.to_move) if c != card)
-        hand = self._with_cards(self.to_move, cards)
-        return replace(hand, pile=(*self.pile, card), taken=None, turns=self.turns + 1)
+    def _end_turn(self, card: Card) -> dict[str, Any]:
+        """The changes of any discard: the card goes from the hand to the pile."""
+        role = self.to_move
+        return {
+            role.cards_field: tuple(c for c in self.cards_of(role) if c != card),
+            "pile": (*self.pile, card),
+            "taken": None,
+            "turns": self.turns + 1,
+        }
 
     def _discard(self, action: Discard) -> tuple[Hand, list[Event]]:
         self._check_discard(action.card)
-        hand = self._end_turn(action.card)
         events = [Event("discard", self.to_move, action.card)]
-        if len(hand.stock) <= STOCK_LEFT_FOR_DRAW:
+        if len(self.stock) <= STOCK_LEFT_FOR_DRAW or self.pile_takes >= PILE_TAKES_FOR_DRAW:
             result = HandResult("draw")
             events.append(Event("hand_drawn", result=result))
-            return replace(hand, phase=Phase.OVER, result=result), events
-        return replace(hand, to_move=self.to_move.opponent, phase=Phase.DRAW), events
+            return self._evolve(**self._end_turn(action.card), phase=Phase.OVER, result=result), events
+        return self._evolve(**self._end_turn(action.card), to_move=self.to_move.opponent, phase=Phase.DRAW), events
 
     def _knock(self, action: Knock) -> tuple[Hand, list[Event]]:
         self._check_discard(action.card)
-        hand = self._end_turn(action.card)
         knocker, defender = self.to_move, self.to_move.opponent
-        count = deadwood(hand.cards_of(knocker))
+        kept = tuple(c for c in self.cards_of(knocker) if c != action.card)
+        count = deadwood(kept)
         if count > KNOCK_LIMIT:
-            raise IllegalAction("R7.2", f"to knock your count must be {KNOCK_LIMIT} or less; it would be {count}")
+            raise IllegalAction("knock_limit", count=count, limit=KNOCK_LIMIT)
         settlement = settle(
-            hand.cards_of(knocker),
-            hand.cards_of(defender),
+            kept,
+            self.cards_of(defender),
             gin_bonus=self.options.gin_bonus,
             undercut_bonus=self.options.undercut_bonus,
         )
@@ -283,10 +320,7 @@ class Hand:
         winner = knocker if settlement.winner == "knocker" else defender
         result = HandResult(kind, knocker, winner, settlement.points, settlement)
         events = [Event("knock", knocker, action.card), Event("hand_over", result=result)]
-        return replace(hand, phase=Phase.OVER, result=result), events
-
-    def _with_cards(self, role: Role, cards: tuple[Card, ...]) -> Hand:
-        return replace(self, box=cards) if role is Role.BOX else replace(self, captain=cards)
+        return self._evolve(**self._end_turn(action.card), phase=Phase.OVER, result=result), events
 
     def __str__(self) -> str:
         return (
@@ -296,13 +330,22 @@ class Hand:
         )
 
 
+_HANDLERS: dict[type, Callable[[Hand, Any], tuple[Hand, list[Event]]]] = {
+    Pass: Hand._pass,
+    Take: Hand._take,
+    Draw: Hand._draw,
+    Discard: Hand._discard,
+    Knock: Hand._knock,
+}
+
+
 def deal(deck: Sequence[Card], options: Options | None = None) -> Hand:
     """Deal a hand from a shuffled deck (R4): ten cards each, the captain (the
     non-dealer) first and then in turn; the next card is the upcard; the
     remaining 31 are the stock, ``deck[21]`` on top."""
     deck = tuple(deck)
     if sorted(deck) != list(range(52)):
-        raise IllegalAction("R1.1", "a deal needs the 52 cards of one deck")
+        raise IllegalAction("bad_deck")
     dealt = 2 * HAND_SIZE
     return Hand(
         deck=deck,

@@ -22,11 +22,12 @@ class Options:
 
     def __post_init__(self) -> None:
         if self.gin_bonus not in GIN_BONUS_CHOICES:
-            raise EngineError(f"the gin bonus is 25 or 20, not {self.gin_bonus} (R8.3)")
+            raise EngineError("gin_bonus_choice", value=self.gin_bonus)
         if self.undercut_bonus not in UNDERCUT_BONUS_RANGE:
-            raise EngineError(f"the undercut bonus is 0 to 25, not {self.undercut_bonus} (R8.4)")
+            low, high = UNDERCUT_BONUS_RANGE[0], UNDERCUT_BONUS_RANGE[-1]
+            raise EngineError("undercut_bonus_range", value=self.undercut_bonus, low=low, high=high)
         if self.target not in TARGET_RANGE:
-            raise EngineError(f"the target score is 50 to 500, not {self.target} (R10.1)")
+            raise EngineError("target_range", value=self.target, low=TARGET_RANGE[0], high=TARGET_RANGE[-1])
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -14,11 +14,10 @@ from dataclasses import dataclass
 
 from .cards import DECK, Card, cards_of, mask_of, points_of
 from .errors import IllegalAction
-from .melds import Arrangement, Meld, best_arrangements, deadwood_of_mask, melds_in
+from .melds import KNOCK_LIMIT, Arrangement, Meld, best_arrangements, deadwood_of_mask, melds_in
 
 GIN_BONUS = 25
 UNDERCUT_BONUS = 10
-KNOCK_LIMIT = 10
 
 
 @dataclass(frozen=True)
@@ -111,10 +110,10 @@ def settle(
     """
     knocker_mask, defender_mask = mask_of(knocker), mask_of(defender)
     if knocker_mask & defender_mask:
-        raise IllegalAction("R1.1", "the two hands share a card")
+        raise IllegalAction("shared_card")
     knocker_count = deadwood_of_mask(knocker_mask)
     if knocker_count > KNOCK_LIMIT:
-        raise IllegalAction("R7.2", f"a knock needs a count of {KNOCK_LIMIT} or less, not {knocker_count}")
+        raise IllegalAction("knock_limit", count=knocker_count, limit=KNOCK_LIMIT)
 
     if knocker_count == 0:
         arrangement = best_arrangements(knocker)[0]

@@ -23,14 +23,12 @@ from dataclasses import dataclass, field
 from .bots import Strategy, bot_view, make_strategy
 from .cards import DECK
 from .game import Game, cut_for_roles
-from .hand import Event, Role, deal
+from .hand import MAX_TURNS, Event, Role, deal
 from .options import Options
 
-# R9 ends a hand once the stock is down to two cards, but a card taken from the
-# pile does not shorten the stock, so the rules alone do not bound a hand: two
-# players who keep taking each other's discards would play forever. These
-# bounds turn such a loop into an error instead of a hang.
-MAX_TURNS = 300
+# R9.1 and R9.3 bound a hand (hand.MAX_TURNS), but nothing bounds a game: in
+# principle every hand could be drawn. This turns such a run into an error
+# instead of a hang.
 MAX_HANDS = 1000
 Z_95 = 1.959964
 
@@ -70,8 +68,7 @@ def play_hand(game: Game, bots: Sequence[Strategy], rng: random.Random) -> HandR
     scores = {role: game.scores[roles.seat_of(role)] for role in Role}
     log: list[Event] = []
     while not hand.is_over:
-        if hand.turns > MAX_TURNS:
-            raise RuntimeError(f"a hand went on for {hand.turns} turns: {hand}")
+        assert hand.turns < MAX_TURNS, f"R9.1 and R9.3 end every hand within {MAX_TURNS} turns: {hand}"
         action = bots[roles.seat_of(hand.to_move)].choose(bot_view(hand, hand.to_move, log, scores))
         hand, events = hand.apply(action)
         log += events
