@@ -237,3 +237,18 @@ def test_a_paused_table_says_so_instead_of_your_move(match3):
     for channel in ("sms", "telegram", "terminal"):
         text = render(view, channel).text
         assert "Paused by an admin" in text and "Your move" not in text
+
+
+def test_every_reason_a_player_can_meet_is_said_in_words_without_a_rule_number():
+    from games.engine.errors import REASONS
+    from games.text.reasons import SENTENCES
+
+    by_a_bug = {"not_a_move", "bad_deck", "shared_card", "card_twice"}  # never a player's move
+    options = {"gin_bonus_choice", "undercut_bonus_range", "target_range"}  # refused by the parser first
+    assert set(SENTENCES) == {reason.code for reason in REASONS if reason.rule} - by_a_bug - options
+
+
+def test_a_refused_move_says_why_in_words(match3):
+    captain = player_in_role(match3, Role.CAPTAIN)
+    reply = handle(captain, "d 7h", "terminal")
+    assert reply.startswith("Not allowed: ") and "(R" not in reply

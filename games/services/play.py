@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase
+from games.text.reasons import reason_text
 
 from ..models import Hand as HandRow
 from ..models import Match, Player, Seat
@@ -150,7 +151,7 @@ def apply_move(
     try:
         after, _events = before.apply(action)
     except IllegalAction as error:
-        raise ServiceError(_("Not allowed: %(why)s") % {"why": error}) from None
+        raise ServiceError(_("Not allowed: %(why)s") % {"why": reason_text(error)}) from None
     _begin_change(table.match)
     data = {"move": str(action), "seat": position, "role": before.to_move.value}
     if automatic:

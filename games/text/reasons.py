@@ -1,0 +1,37 @@
+"""Why a move is not allowed, in the player's words and language: one sentence per engine code.
+
+The engine refuses a move with an ``IllegalAction`` that carries a stable
+``code`` and its parameters (``games.engine.errors.REASONS``); here each code
+becomes a sentence that says the rule in words, with no rule number, which
+means nothing to a player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.utils.translation import gettext as _
+
+from games.engine import IllegalAction
+
+SENTENCES: dict[str, Callable[[dict], str]] = {
+    "hand_over": lambda _params: _("the hand is over."),
+    "upcard_first": lambda _params: _("on the first turn you take the face-up card or pass."),
+    "pass_only_upcard": lambda _params: _("you may pass only on the face-up card, on the first turn."),
+    "must_draw": lambda _params: _("both refused the face-up card: the captain draws from the stock."),
+    "already_took": lambda _params: _("you have taken a card already: discard one."),
+    "take_first": lambda _params: _("take a card first: draw from the stock, or take from the pile."),
+    "not_held": lambda params: _("you do not hold %(card)s.") % {"card": params["card"]},
+    "taken_card": lambda params: _("you may not discard %(card)s, the card you just took from the pile.")
+    % {"card": params["card"]},
+    "knock_limit": lambda params: _(
+        "to knock, your count after the discard must be %(limit)s or less; it would be %(count)s."
+    )
+    % {"limit": params["limit"], "count": params["count"]},
+}
+
+
+def reason_text(error: IllegalAction) -> str:
+    """Why the engine refused a move, as a sentence in the active language."""
+    sentence = SENTENCES.get(error.code)
+    return sentence(error.params) if sentence else error.message
