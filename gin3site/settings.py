@@ -85,6 +85,11 @@ TEMPLATES = [
 WSGI_APPLICATION = "gin3site.wsgi.application"
 ASGI_APPLICATION = "gin3site.asgi.application"
 
+# The web server (``manage.py serve``, docs/deploy.md): gunicorn's threaded
+# workers over WSGI, GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
+GIN3_WEB_WORKERS = int(os.environ.get("GIN3_WEB_WORKERS") or max(os.cpu_count() or 1, 2))
+GIN3_WEB_THREADS = int(os.environ.get("GIN3_WEB_THREADS") or 4)
+
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'gin3.sqlite3'}",

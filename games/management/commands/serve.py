@@ -2,7 +2,7 @@
 
 It migrates the database, collects the admin's static files, makes an admin
 account the first time (``ensureadmin``), then runs each part as its own
-process, as it would run on a server: the site (uvicorn), the Celery worker,
+process, as it would run on a server: the site (gunicorn, ``web_command``), the Celery worker,
 Celery beat (the sweep's clock) and, when ``TELEGRAM_BOT_TOKEN`` is set, the
 Telegram bot by long polling. Their output is shown line by line behind
 their names.
@@ -77,27 +77,44 @@ class Command(BaseCommand):
             # The filesystem broker on one machine: no other worker to sync or gossip with.
             worker += ["--without-mingle", "--without-gossip", "--without-heartbeat"]
         children = [
-            Child(
-                "web",
-                [
-                    python,
-                    "-m",
-                    "uvicorn",
-                    "gin3site.asgi:application",
-                    "--host",
-                    host,
-                    "--port",
-                    str(port),
-                    "--lifespan",
-                    "off",
-                ],
-            ),
+            Child("web", web_command(python, host, port)),
             Child("worker", worker),
             Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
         ]
         if getattr(settings, "TELEGRAM_BOT_TOKEN", ""):
             children.append(Child("bot", [python, str(settings.BASE_DIR / "manage.py"), "runbot"]))
         return children
+
+
+def web_command(python: str, host: str, port: int) -> list[str]:
+    """The site's server, as ``serve`` runs it (and bench/load.py measures it).
+
+    gunicorn's threaded workers serving the WSGI application, not an ASGI
+    server: every view of gin3 is synchronous, and under ASGI Django runs a
+    synchronous view on one thread per process, so a process serves one
+    request at a time whatever its load (the Telegram webhook saturated at 15
+    updates/s), and a kept database connection leaks (issue 10). Here each of
+    ``GIN3_WEB_WORKERS`` processes serves ``GIN3_WEB_THREADS`` requests at
+    once, a thread keeps its database connection (DB_CONN_MAX_AGE), and the
+    connections are bounded by workers x threads. Requests are short (the live
+    table polls a small JSON page), so no connection needs to be held open.
+    """
+    return [
+        python,
+        "-m",
+        "gunicorn",
+        "gin3site.wsgi:application",
+        "--bind",
+        f"{host}:{port}",
+        "--workers",
+        str(settings.GIN3_WEB_WORKERS),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(settings.GIN3_WEB_THREADS),
+        "--graceful-timeout",
+        "10",
+    ]
 
 
 class Supervisor:
