@@ -49,6 +49,7 @@ import asyncio
 import contextlib
 import importlib
 import json
+import logging
 import multiprocessing
 import os
 import signal
@@ -817,6 +818,7 @@ def time_pages(pages: list[str], timeout: float, repeat: int = 3) -> list[dict]:
     player = Player.objects.filter(terminal_user__startswith="bench").order_by("pk").first()
     fill = {"match": match.code if match else "NONE", "player": player.pk if player else 0}
     client = Client(HTTP_HOST="127.0.0.1", raise_request_exception=True)
+    logging.getLogger("django.request").setLevel(logging.CRITICAL)  # a page cut off is reported below
     rows = []
     for page in pages:
         url = page.format(**fill)
