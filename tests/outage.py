@@ -19,7 +19,7 @@ from pathlib import Path
 
 from django.db import connection, connections
 
-PROXY_PORTS = range(18100, 18150)
+PROXY_PORTS = range(18100, 18130)
 
 
 class TcpProxy:
@@ -38,7 +38,7 @@ class TcpProxy:
             with contextlib.suppress(OSError):
                 self._listen(port)
                 return self
-        raise RuntimeError("no free port in 18100-18149 for the database proxy")
+        raise RuntimeError("no free port in 18100-18129 for the database proxy")
 
     def _listen(self, port: int) -> None:
         listener = socket.socket()

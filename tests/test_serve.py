@@ -27,7 +27,7 @@ from games.management.commands.serve import Child, Supervisor
 
 PYTHON = sys.executable
 STARTED = re.compile(r"^(?P<name>\w+)\s*\| started \(pid (?P<pid>\d+)\)", re.MULTILINE)
-PORTS = range(18150, 18200)
+PORTS = range(18150, 18170)
 
 
 class Output(io.StringIO):
@@ -161,7 +161,7 @@ def free_port() -> int:
             except OSError:
                 continue
             return port
-    pytest.skip("no free port in 18150-18199")
+    pytest.skip("no free port in 18150-18169")
 
 
 def get(url: str) -> int:
