@@ -726,6 +726,7 @@ def seed_finished(matches: int, players: int) -> None:
         {"display_name": ("'player ' || i", []), "terminal_user": ("'bench' || i", []), "created_at": ("%s", [now])},
     )
     first_player = Player.objects.filter(terminal_user="bench1").values_list("pk", flat=True).get()
+    last_before = Match.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
     insert_select(
         Match,
         matches,
@@ -739,7 +740,7 @@ def seed_finished(matches: int, players: int) -> None:
             "finished_at": ("%s", [now]),
         },
     )
-    first_match = Match.objects.filter(code__startswith="F").order_by("pk").values_list("pk", flat=True).first()
+    first_match = Match.objects.filter(pk__gt=last_before).order_by("pk").values_list("pk", flat=True).first()
     seat_table, match_table = Seat._meta.db_table, Match._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
@@ -747,7 +748,7 @@ def seed_finished(matches: int, players: int) -> None:
             f"SELECT m.id, {first_player} + ((m.id - {first_match}) * 3 + k.pos) %% {players}, k.pos, "
             f"CASE k.pos WHEN 0 THEN 100 ELSE (m.id * 7 + k.pos) %% 90 END, 0, %s "
             f"FROM {match_table} m CROSS JOIN (SELECT 0 AS pos UNION ALL SELECT 1 UNION ALL SELECT 2) k "
-            f"WHERE m.status = 'finished'",
+            f"WHERE m.id >= {first_match}",
             [False],
         )
     insert_select(
