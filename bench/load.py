@@ -685,8 +685,8 @@ def code_expression(prefix: str) -> str:
     from django.db import connection
 
     if connection.vendor == "postgresql":
-        return f"'{prefix}' || lpad(to_hex(i), 7, '0')"
-    return f"'{prefix}' || printf('%%07x', i)"
+        return f"'{prefix}' || upper(lpad(to_hex(i), 7, '0'))"
+    return f"'{prefix}' || printf('%%07X', i)"
 
 
 def seed_running(total: int, due: int) -> None:
