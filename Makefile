@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run play test lint format simulate bench clean
+.PHONY: run play test lint format simulate bench bench-load scale-out clean
 
 $(INSTALLED): requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,17 @@ simulate: $(INSTALLED)
 bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
 	$(BIN)/python bench/engine.py
+
+# The service layer, the webhook over HTTP, the clock scan and the pages under load
+# (bench/load.py; ARGS="--scale" seeds a million matches). With DATABASE_URL it
+# runs on a database of its own beside that one, <name>_bench.
+bench-load: $(INSTALLED)
+	$(BIN)/python bench/load.py $(ARGS)
+
+# 2 web processes, 2 Celery workers and beat play 50 matches through the webhook
+# (scripts/scale_out.py); needs DATABASE_URL (PostgreSQL) and REDIS_URL.
+scale-out: $(INSTALLED)
+	$(BIN)/python scripts/scale_out.py $(ARGS)
 
 clean:
 	rm -rf $(VENV) var

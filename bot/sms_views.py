@@ -29,6 +29,7 @@ from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
 from bot.backends.sms import MAX_BODY
+from bot.unavailable import DATABASE_UNAVAILABLE
 from games.models import Outbox
 from games.services import handle, linking, players, state
 from games.services.backends import split_text
@@ -48,7 +49,11 @@ NOT_A_LETTER = re.compile(r"[\W_]+")
 @require_POST
 def inbound(request: HttpRequest) -> HttpResponse:
     """Check that Twilio sent it, act on it, answer in TwiML; never a 500, which
-    Twilio would only log while the player waits for an answer."""
+    Twilio would only log while the player waits for an answer.
+
+    Twilio never sends a text again, so while the database cannot be reached
+    the answer asks the player to: it needs no database, so it is in English
+    (his language is in the database)."""
     if not settings.SMS_ENABLED:
         return HttpResponse("SMS is off on this server.", status=503, content_type="text/plain")
     try:
@@ -64,6 +69,9 @@ def inbound(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest()
     try:
         replies = receive(phone, body, sid)
+    except DATABASE_UNAVAILABLE:
+        log.exception("SMS %s not recorded: the database is unavailable", sid)
+        replies = [_("gin3 could not take that, please send it again in a minute.")]
     except Exception:
         log.exception("SMS %s could not be handled", sid)
         replies = []

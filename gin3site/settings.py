@@ -85,12 +85,36 @@ TEMPLATES = [
 WSGI_APPLICATION = "gin3site.wsgi.application"
 ASGI_APPLICATION = "gin3site.asgi.application"
 
+# The web server (``manage.py serve``, docs/deploy.md): gunicorn's threaded
+# workers over WSGI, GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
+GIN3_WEB_WORKERS = int(os.environ.get("GIN3_WEB_WORKERS") or max(os.cpu_count() or 1, 2))
+GIN3_WEB_THREADS = int(os.environ.get("GIN3_WEB_THREADS") or 4)
+
+# Database connections (docs/deploy.md, "Connections"). The site is served by
+# gunicorn's threaded workers over WSGI (``manage.py serve``): there a thread
+# serves one request at a time and, with DB_CONN_MAX_AGE above 0 (60 is
+# advised on PostgreSQL), keeps its connection that many seconds: the
+# connections of a web process are at most its threads, and a move skips the
+# connection set-up (a new PostgreSQL backend process each time). Under
+# ASGI, Django runs each request's sync code in a thread of its own, and a kept
+# connection would stay with a thread that never serves again (issue 10: at
+# 40 requests/s PostgreSQL ran out of connections and moves were lost). So
+# gin3site/asgi.py sets GIN3_ASGI, and then connections come from psycopg's
+# pool, at most DB_POOL_MAX a process, and DB_CONN_MAX_AGE does not apply.
+# Health checks test a kept connection before a request uses it, so one the
+# database dropped (a restart, an outage) is replaced instead of failing a move.
+UNDER_ASGI = env_bool("GIN3_ASGI")
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'gin3.sqlite3'}",
-        conn_max_age=int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_max_age=0 if UNDER_ASGI else int(os.environ.get("DB_CONN_MAX_AGE", "0")),
+        conn_health_checks=True,
     )
 }
+if UNDER_ASGI and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"]["OPTIONS"] = {
+        "pool": {"min_size": 1, "max_size": int(os.environ.get("DB_POOL_MAX", "8")), "timeout": 10}
+    }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several processes (web, worker, bot) share the file: wait for locks
     # instead of failing, and take the write lock at BEGIN so that a

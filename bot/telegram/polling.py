@@ -1,52 +1,131 @@
-"""Long polling with PTB's Application: for a bot without a public HTTPS address.
+"""Long polling: for a bot without a public HTTPS address.
 
-PTB fetches the updates and calls ``on_update`` for each, one at a time, so
-that a chat's commands are handled in the order they were typed; the
-synchronous service call runs in Django's thread (``sync_to_async``).
+A small loop of our own over ``getUpdates`` rather than PTB's Application
+and Updater: the Updater confirms an update (by asking for the ones after
+it) whatever became of it, so an update that failed while the database was
+down would be lost. Here the updates are handled one at a time, in order (a
+chat's commands in the order they were typed), and the loop asks for the
+next ones only when every update it holds has been recorded. While the
+database cannot be reached, the same update is tried again after a back-off
+(1 s, doubling to 30 s) that Ctrl-C interrupts; its ``update_id`` is recorded
+with its effect, so a try that did get through is never applied twice. An
+update that fails for another reason (a bug) is logged and passed over, as
+the webhook does. The synchronous service call runs in Django's thread
+(``sync_to_async``), with the connection handling of a request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+from collections.abc import Awaitable
+from typing import TypeVar
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db import close_old_connections
-from telegram import Update
+from telegram import Bot, Update
 from telegram.error import TelegramError
-from telegram.ext import Application, ContextTypes, TypeHandler
 
+from bot.unavailable import DATABASE_UNAVAILABLE
 from games.text.links import remember_bot_username
 
-from .client import base_url, register_commands
+from .client import make_bot, register_commands
 from .updates import ALLOWED_UPDATES, PressAnswer, process
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 POLL_TIMEOUT = 30  # seconds getUpdates waits for an update
+RETRY_FIRST = 1.0  # seconds before trying again an update the database could not take, doubled each time
+RETRY_MAX = 30.0
 
 
-def build_application() -> Application:
-    application = Application.builder().token(settings.TELEGRAM_BOT_TOKEN).base_url(base_url()).build()
-    application.add_handler(TypeHandler(Update, on_update))
-    application.add_error_handler(on_error)
-    return application
+class Stopped(Exception):
+    """The stop event was set while we waited."""
 
 
-async def on_update(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Hand the update to the shared code path; answer a button press even if that failed."""
-    answer: PressAnswer | None = None
+def build_application() -> Bot:
+    """The PTB bot the loop polls with and answers button presses with."""
+    return make_bot()
+
+
+async def serve(bot: Bot, stop: asyncio.Event, poll_timeout: int = POLL_TIMEOUT) -> None:
+    """Poll until ``stop`` is set: register the menu, then hand on every update."""
+    async with bot:
+        remember_bot_username(bot.username)
+        await register_commands(bot)
+        await bot.delete_webhook()  # getUpdates is refused while a webhook is set
+        log.info("@%s is polling %s", bot.username, settings.TELEGRAM_API_URL)
+        with contextlib.suppress(Stopped):
+            await _poll(bot, stop, poll_timeout)
+
+
+async def _poll(bot: Bot, stop: asyncio.Event, poll_timeout: int) -> None:
+    offset: int | None = None
+    delay = RETRY_FIRST
+    while True:
+        try:
+            updates = await _unless_stopped(
+                bot.get_updates(offset=offset, timeout=poll_timeout, allowed_updates=ALLOWED_UPDATES), stop
+            )
+        except TelegramError as error:  # Telegram or the network: as PTB's Updater, wait and ask again
+            log.warning("getUpdates failed (%s): again in %g s", error, delay)
+            await _unless_stopped(asyncio.sleep(delay), stop)
+            delay = min(delay * 2, RETRY_MAX)
+            continue
+        delay = RETRY_FIRST
+        for update in updates:
+            await _handle_until_recorded(bot, update, stop)
+            offset = update.update_id + 1  # confirmed by the next getUpdates
+
+
+async def _handle_until_recorded(bot: Bot, update: Update, stop: asyncio.Event) -> None:
+    """Hand the update to the shared code path until the database has taken it;
+    then answer its button press, if it is one."""
+    delay = RETRY_FIRST
+    while True:
+        try:
+            answer = await sync_to_async(_process, thread_sensitive=True)(update)
+            break
+        except DATABASE_UNAVAILABLE as error:
+            log.warning(
+                "update %s not recorded, the database is unavailable (%s): again in %g s",
+                update.update_id,
+                str(error).strip(),
+                delay,
+            )
+            await _unless_stopped(asyncio.sleep(delay), stop)
+            delay = min(delay * 2, RETRY_MAX)
+        except Exception:
+            log.exception("update %s failed", update.update_id)
+            answer = None
+            break
+    query = update.callback_query
+    if query is not None:
+        await _answer(bot, answer or PressAnswer(query.id, ""))
+
+
+async def _unless_stopped(awaitable: Awaitable[T], stop: asyncio.Event) -> T:
+    """``await awaitable``, or raise ``Stopped`` (cancelling it) as soon as ``stop`` is set."""
+    task = asyncio.ensure_future(awaitable)
+    stopping = asyncio.ensure_future(stop.wait())
     try:
-        answer = await sync_to_async(_process, thread_sensitive=True)(update)
+        await asyncio.wait({task, stopping}, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        query = update.callback_query
-        if query is not None:
-            await _answer(context, answer or PressAnswer(query.id, ""))
+        stopping.cancel()
+    if not task.done():
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, TelegramError):
+            await task
+        raise Stopped
+    return task.result()
 
 
 def _process(update: Update) -> PressAnswer | None:
-    """``process`` with Django's connection handling of a request: a bot runs for weeks."""
+    """``process`` with Django's connection handling of a request: a bot runs for weeks,
+    and a connection the database dropped is opened anew on the next try."""
     close_old_connections()
     try:
         return process(update)
@@ -54,27 +133,8 @@ def _process(update: Update) -> PressAnswer | None:
         close_old_connections()
 
 
-async def _answer(context: ContextTypes.DEFAULT_TYPE, answer: PressAnswer) -> None:
+async def _answer(bot: Bot, answer: PressAnswer) -> None:
     try:
-        await context.bot.answer_callback_query(answer.callback_query_id, text=answer.text or None)
+        await bot.answer_callback_query(answer.callback_query_id, text=answer.text or None)
     except TelegramError as error:  # a replayed or expired press: nothing to stop spinning
         log.info("could not answer button press %s: %s", answer.callback_query_id, error)
-
-
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
-    log.error("update %s failed", getattr(update, "update_id", "?"), exc_info=context.error)
-
-
-async def serve(application: Application, stop: asyncio.Event, poll_timeout: int = POLL_TIMEOUT) -> None:
-    """Poll until ``stop`` is set: register the menu, then hand on every update."""
-    async with application:
-        remember_bot_username(application.bot.username)
-        await register_commands(application.bot)
-        await application.updater.start_polling(allowed_updates=ALLOWED_UPDATES, timeout=poll_timeout)
-        await application.start()
-        log.info("@%s is polling %s", application.bot.username, settings.TELEGRAM_API_URL)
-        try:
-            await stop.wait()
-        finally:
-            await application.updater.stop()
-            await application.stop()

@@ -11,6 +11,8 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpR
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
+from bot.unavailable import DATABASE_UNAVAILABLE
+
 from .updates import NotAnUpdate, process_update
 
 log = logging.getLogger(__name__)
@@ -20,12 +22,15 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 @csrf_exempt
 @require_POST
 def telegram_webhook(request: HttpRequest) -> HttpResponse:
-    """Act on one update and answer 200 at once, so that Telegram does not resend it.
+    """Act on one update and answer 200 once it is recorded, so that Telegram does not resend it.
 
     A button press is answered in the response itself (a Bot API method call
-    Telegram makes on the bot's behalf), which saves a request. An update that
-    fails is logged and dropped rather than answered 500: Telegram would resend
-    it again and again and hold back the updates behind it.
+    Telegram makes on the bot's behalf), which saves a request. While the
+    database cannot be reached the update is not recorded, and the answer is
+    503: Telegram sends it again later, and its recorded ``update_id`` makes
+    the resend safe. An update that fails for any other reason (a bug) is
+    logged and dropped rather than answered 500: Telegram would resend it
+    again and again and hold back the updates behind it.
     """
     secret = settings.TELEGRAM_WEBHOOK_SECRET
     if not secret or not hmac.compare_digest(request.headers.get(SECRET_HEADER, "").encode(), secret.encode()):
@@ -38,6 +43,9 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
         answer = process_update(data)
     except NotAnUpdate as error:
         return HttpResponseBadRequest(str(error))
+    except DATABASE_UNAVAILABLE:
+        log.exception("Telegram update %s not recorded: the database is unavailable", data.get("update_id"))
+        return HttpResponse("database unavailable, send it again", status=503, content_type="text/plain")
     except Exception:
         log.exception("Telegram update %s failed", data.get("update_id"))
         return HttpResponse()

@@ -2,7 +2,7 @@
 
 It migrates the database, collects the admin's static files, makes an admin
 account the first time (``ensureadmin``), then runs each part as its own
-process, as it would run on a server: the site (uvicorn), the Celery worker,
+process, as it would run on a server: the site (gunicorn, ``web_command``), the Celery worker,
 Celery beat (the sweep's clock) and, when ``TELEGRAM_BOT_TOKEN`` is set, the
 Telegram bot by long polling. Their output is shown line by line behind
 their names.
@@ -11,8 +11,9 @@ Why a small supervisor of our own rather than honcho or supervisord: the list
 of processes depends on the settings (the bot only with a token, a single
 worker process on SQLite), and stopping them cleanly is a few lines. Ctrl-C
 (or SIGTERM) stops every process with SIGTERM, waits for them to finish what
-they are doing, and kills what is left; if one process dies, the others are
-stopped too, so nothing runs half-started.
+they are doing, and kills what is left. A process that dies is started again
+after a back-off (1 s, doubling to 30 s, reset once it has run a minute), as
+a supervisor would: one crashed worker never takes the site or beat down.
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ class Child:
     argv: list[str]
     process: subprocess.Popen | None = None
     reader: threading.Thread | None = field(default=None, repr=False)
+    started_at: float = 0.0
+    failures: int = 0  # exits in a row, each after less than ``Supervisor.stable_after`` seconds
+    restart_at: float | None = None  # set while it waits out its back-off
 
 
 class Command(BaseCommand):
@@ -61,9 +65,7 @@ class Command(BaseCommand):
             + ("" if settings.TELEGRAM_BOT_TOKEN else "Telegram is off: set TELEGRAM_BOT_TOKEN (README).\n")
             + ("" if settings.SMS_ENABLED else "SMS is off: set TWILIO_* (docs/sms.md).")
         )
-        code = Supervisor(children, self.stdout).run()
-        if code:
-            sys.exit(code)
+        Supervisor(children, self.stdout).run()
 
     def children(self, host: str, port: int) -> list[Child]:
         python = sys.executable
@@ -75,21 +77,7 @@ class Command(BaseCommand):
             # The filesystem broker on one machine: no other worker to sync or gossip with.
             worker += ["--without-mingle", "--without-gossip", "--without-heartbeat"]
         children = [
-            Child(
-                "web",
-                [
-                    python,
-                    "-m",
-                    "uvicorn",
-                    "gin3site.asgi:application",
-                    "--host",
-                    host,
-                    "--port",
-                    str(port),
-                    "--lifespan",
-                    "off",
-                ],
-            ),
+            Child("web", web_command(python, host, port)),
             Child("worker", worker),
             Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
         ]
@@ -98,77 +86,154 @@ class Command(BaseCommand):
         return children
 
 
-class Supervisor:
-    """Starts the children, prefixes their output, and stops them all together."""
+def web_command(python: str, host: str, port: int) -> list[str]:
+    """The site's server, as ``serve`` runs it (and bench/load.py measures it).
 
-    def __init__(self, children: list[Child], out) -> None:
+    gunicorn's threaded workers serving the WSGI application, not an ASGI
+    server: every view of gin3 is synchronous, and under ASGI Django runs a
+    synchronous view on one thread per process, so a process serves one
+    request at a time whatever its load (the Telegram webhook saturated at 15
+    updates/s), and a kept database connection leaks (issue 10). Here each of
+    ``GIN3_WEB_WORKERS`` processes serves ``GIN3_WEB_THREADS`` requests at
+    once, a thread keeps its database connection (DB_CONN_MAX_AGE), and the
+    connections are bounded by workers x threads. Requests are short (the live
+    table polls a small JSON page), so no connection needs to be held open.
+    """
+    return [
+        python,
+        "-m",
+        "gunicorn",
+        "gin3site.wsgi:application",
+        "--bind",
+        f"{host}:{port}",
+        "--workers",
+        str(settings.GIN3_WEB_WORKERS),
+        "--worker-class",
+        "gthread",
+        "--threads",
+        str(settings.GIN3_WEB_THREADS),
+        "--graceful-timeout",
+        "10",
+    ]
+
+
+class Supervisor:
+    """Starts the children, prefixes their output, restarts one that dies, and stops them all together.
+
+    A child that exits while we are not stopping is started again after a
+    back-off: ``first_delay`` seconds, doubled after each exit up to
+    ``max_delay``, and back to ``first_delay`` once the child has run for
+    ``stable_after`` seconds. One crashed process (a worker killed by the OOM
+    killer, a web server that lost its socket) so never takes the others down,
+    and a child that cannot start at all is retried slowly rather than in a loop.
+    """
+
+    def __init__(
+        self,
+        children: list[Child],
+        out,
+        first_delay: float = 1.0,
+        max_delay: float = 30.0,
+        stable_after: float = 60.0,
+        grace: float = GRACE_SECONDS,
+    ) -> None:
         self.children = children
         self.out = out
+        self.first_delay = first_delay
+        self.max_delay = max_delay
+        self.stable_after = stable_after
+        self.grace = grace
         self.stop = threading.Event()
         self.lock = threading.Lock()
         self.width = max(len(child.name) for child in children)
         self.color = out.isatty()
 
-    def run(self) -> int:
-        """Run until a stop signal or a child's exit; return the exit code to give."""
-        for signum in STOP_SIGNALS:
-            signal.signal(signum, lambda *_: self.stop.set())
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        for index, child in enumerate(self.children):
-            child.process = subprocess.Popen(
-                child.argv,
-                cwd=settings.BASE_DIR,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                errors="replace",
-                start_new_session=True,  # Ctrl-C reaches us only; we stop them in order
-            )
-            child.reader = threading.Thread(target=self.relay, args=(child, index), daemon=True)
-            child.reader.start()
-            self.say(child, index, f"started (pid {child.process.pid}): {' '.join(child.argv[1:])}")
-        code = 0
+    def run(self) -> None:
+        """Run until a stop signal (or until the caller sets ``stop``), then stop every child."""
+        if threading.current_thread() is threading.main_thread():
+            for signum in STOP_SIGNALS:
+                signal.signal(signum, lambda *_: self.stop.set())
+        for child in self.children:
+            self.start(child)
         while not self.stop.wait(0.2):
-            ended = next((child for child in self.children if child.process.poll() is not None), None)
-            if ended is not None:
-                code = ended.process.returncode or 1
-                self.say(ended, self.children.index(ended), f"exited with {ended.process.returncode}: stopping all")
-                break
+            for child in self.children:
+                self.look_after(child)
         self.terminate()
-        return code
+
+    def start(self, child: Child) -> None:
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        child.process = subprocess.Popen(
+            child.argv,
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            errors="replace",
+            start_new_session=True,  # Ctrl-C reaches us only; we stop them in order
+        )
+        child.started_at = time.monotonic()
+        child.restart_at = None
+        child.reader = threading.Thread(target=self.relay, args=(child, child.process), daemon=True)
+        child.reader.start()
+        self.say(child, f"started (pid {child.process.pid}): {' '.join(child.argv[1:])}")
+
+    def look_after(self, child: Child) -> None:
+        """Notice that a child exited and plan its restart; restart it when its back-off is over."""
+        if child.restart_at is not None:
+            if time.monotonic() >= child.restart_at:
+                self.start(child)
+            return
+        code = child.process.poll()
+        if code is None:
+            return
+        child.reader.join(2)  # its last words before the news of its death
+        ran = time.monotonic() - child.started_at
+        child.failures = 1 if ran >= self.stable_after else child.failures + 1
+        delay = min(self.first_delay * 2 ** (child.failures - 1), self.max_delay)
+        child.restart_at = time.monotonic() + delay
+        self.say(child, f"exited with {describe(code)} after {ran:.0f} s: restarting in {delay:g} s")
 
     def terminate(self) -> None:
-        """SIGTERM to every child's process group, a grace period, then SIGKILL."""
-        started = [child for child in self.children if child.process is not None]
-        for child in started:
+        """SIGTERM to every running child's process group, a grace period, then SIGKILL."""
+        running = [child for child in self.children if child.process is not None and child.restart_at is None]
+        for child in running:
             self.signal(child, signal.SIGTERM)
-        deadline = time.monotonic() + GRACE_SECONDS
-        for child in started:
-            index = self.children.index(child)
+        deadline = time.monotonic() + self.grace
+        for child in running:
             try:
                 child.process.wait(max(deadline - time.monotonic(), 0))
             except subprocess.TimeoutExpired:
-                self.say(child, index, f"still running after {GRACE_SECONDS} s: killed")
+                self.say(child, f"still running after {self.grace:g} s: killed")
                 self.signal(child, signal.SIGKILL)
                 child.process.wait()
+            # What its process group left behind (a worker's pool, a server's workers) goes too.
+            self.signal(child, signal.SIGKILL)
             child.reader.join(2)
-            code = child.process.returncode
-            self.say(child, index, "stopped" + (f" ({signal.Signals(-code).name})" if code < 0 else f" ({code})"))
+            self.say(child, f"stopped ({describe(child.process.returncode)})")
 
     @staticmethod
     def signal(child: Child, signum: int) -> None:
-        with contextlib.suppress(ProcessLookupError):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(child.process.pid, signum)
 
-    def relay(self, child: Child, index: int) -> None:
-        for line in child.process.stdout:
-            self.say(child, index, line.rstrip("\n"))
+    def relay(self, child: Child, process: subprocess.Popen) -> None:
+        for line in process.stdout:
+            self.say(child, line.rstrip("\n"))
 
-    def say(self, child: Child, index: int, line: str) -> None:
+    def say(self, child: Child, line: str) -> None:
+        index = self.children.index(child)
         name = child.name.ljust(self.width)
         prefix = f"\x1b[{COLORS[index % len(COLORS)]}m{name} |\x1b[0m" if self.color else f"{name} |"
         with self.lock:
             self.out.write(f"{prefix} {line}")
             self.out.flush()
+
+
+def describe(code: int) -> str:
+    """An exit status as people read it: ``3``, or ``SIGKILL`` for a process killed by a signal."""
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return signal.Signals(-code).name
+    return str(code)
