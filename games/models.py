@@ -106,10 +106,10 @@ class Match(models.Model):
     is_open = models.BooleanField(default=False, db_index=True, help_text=_("Listed in the public lobby."))
     move_seconds = models.PositiveIntegerField(default=86400)
     deadline = models.DateTimeField(
-        null=True, blank=True, db_index=True, help_text=_("When the turn's time runs out; the clock scan acts then.")
+        null=True, blank=True, help_text=_("When the turn's time runs out; the clock scan acts then.")
     )
     remind_at = models.DateTimeField(
-        null=True, blank=True, db_index=True, help_text=_("When the player to move is reminded; empty once he was.")
+        null=True, blank=True, help_text=_("When the player to move is reminded; empty once he was.")
     )
     paused_at = models.DateTimeField(null=True, blank=True)
     paused_remaining = models.DurationField(null=True, blank=True)
@@ -133,6 +133,12 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "matches"
+        # The clock scan's indexes (automation.next_due): the matches of a status whose
+        # moment has come, in the order they came, whatever the size of the table.
+        indexes = [
+            models.Index(fields=["status", "deadline"], name="match_due_deadline"),
+            models.Index(fields=["status", "remind_at"], name="match_due_reminder"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.code}"

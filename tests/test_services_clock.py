@@ -16,6 +16,7 @@ from django.utils import timezone
 from games.engine import Role
 from games.models import Match
 from games.services import automation, handle
+from games.services.change import change
 from tests.conftest import (
     code_in,
     engine_hand,
@@ -218,3 +219,17 @@ def test_computer_players_play_on_until_the_human_is_to_move(match_vs_computers,
     assert mover(match_vs_computers) == alice
     assert {automatic for _move, automatic in moves(match_vs_computers)} <= {"computer"}
     assert not automation.play_computer_move(match_vs_computers.pk)
+
+
+def test_the_clock_scan_goes_on_from_where_it_got_to_among_matches_due_at_the_same_moment(make_player):
+    """Two deadlines at the same instant: the scan's cursor (the moment, then the match)
+    finds both, once each, even when acting on one leaves it due (here: it is paused
+    between the scan's find and its act, so its action does nothing)."""
+    first, second = (match_of(*(make_player(f"{prefix}{n}") for n in range(3))) for prefix in ("c", "d"))
+    moment = timezone.now() - timedelta(seconds=5)
+    Match.objects.filter(pk__in=[first.pk, second.pk]).update(deadline=moment)
+    with change():
+        seen = automation.next_due(automation.CLOCKS[0], timezone.now())
+        after = automation.next_due(automation.CLOCKS[0], timezone.now(), seen)
+        assert automation.next_due(automation.CLOCKS[0], timezone.now(), after) is None
+    assert {seen[1], after[1]} == {first.pk, second.pk}

@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -201,46 +202,50 @@ def computers_to_move(match_ids: Collection[int]) -> list[int]:
     return list(running.filter(Exists(computer)).values_list("pk", flat=True))
 
 
-def next_due(
-    clock: Clock, now: datetime, done: frozenset[int] = frozenset(), among: Collection[int] | None = None
-) -> int | None:
-    """A match whose ``clock`` has come, locked for this change; a match another worker
-    holds is skipped, so that scans side by side share the work, and so is one this
-    scan has acted on (``done``). An indexed range scan: its cost grows with what is
-    due, not with the table."""
+Due = tuple[datetime, int]  # a clock's moment and its match: where a scan has got to
+
+
+def next_due(clock: Clock, now: datetime, after: Due | None = None, among: Collection[int] | None = None) -> Due | None:
+    """The next match whose ``clock`` has come, in the order the moments came, after
+    ``after`` (what this scan has seen), locked for this change; a match another worker
+    holds is skipped, so that scans side by side share the work. An indexed range scan
+    (``Match.Meta.indexes``) that starts where the last one stopped: its cost grows with
+    what is due, not with the table."""
     column = clock.column
-    matches_ = Match.objects.filter(pk__in=among) if among is not None else Match.objects.all()
-    due = (
-        matches_.select_for_update(skip_locked=True)
-        .filter(**{f"{column}__lte": now}, status=clock.status, paused_at__isnull=True)
-        .exclude(pk__in=done)
-        .order_by(column)
-        .only("pk")
-        .first()
-    )
-    return due.pk if due else None
+    due = Match.objects.filter(pk__in=among) if among is not None else Match.objects.all()
+    due = due.filter(**{f"{column}__lte": now}, status=clock.status, paused_at__isnull=True)
+    if after is not None:
+        # A row-value comparison, which both databases read as a range of the index
+        # (an OR of the two conditions would scan the due range from its start each time).
+        quote, table = connection.ops.quote_name, Match._meta.db_table
+        key = f"({quote(table)}.{quote(column)}, {quote(table)}.{quote('id')})"
+        moment, match_id = after
+        due = due.extra(
+            where=[f"{key} > (%s, %s)"], params=[connection.ops.adapt_datetimefield_value(moment), match_id]
+        )
+    return due.select_for_update(skip_locked=True).order_by(column, "pk").values_list(column, "pk").first()
 
 
 def act_on_next_due(
-    clock: Clock, now: datetime | None = None, done: frozenset[int] = frozenset(), among: Collection[int] | None = None
-) -> int | None:
-    """Act on one match whose ``clock`` has come and return its id; None when none is
-    due. A match whose action fails is logged and put back by ``POSTPONE``, so that
-    one broken match never holds up the rest."""
+    clock: Clock, now: datetime | None = None, after: Due | None = None, among: Collection[int] | None = None
+) -> Due | None:
+    """Act on the next match whose ``clock`` has come and return where the scan got to;
+    None when none is due. A match whose action fails is logged and put back by
+    ``POSTPONE``, so that one broken match never holds up the rest."""
     now = now or timezone.now()
-    match_id = None
+    due = None
     try:
         with change():
-            match_id = next_due(clock, now, done, among)
-            if match_id is not None:
-                clock.act(match_id)
-            return match_id
+            due = next_due(clock, now, after, among)
+            if due is not None:
+                clock.act(due[1])
+            return due
     except Exception:
-        if match_id is None:
+        if due is None:
             raise
-        log.exception("the clock could not act on match %s (%s)", match_id, clock.name)
-        Match.objects.filter(pk=match_id).update(**{clock.column: timezone.now() + POSTPONE})
-        return match_id
+        log.exception("the clock could not act on match %s (%s)", due[1], clock.name)
+        Match.objects.filter(pk=due[1]).update(**{clock.column: timezone.now() + POSTPONE})
+        return due
 
 
 def scan_clocks(
@@ -252,10 +257,9 @@ def scan_clocks(
     stop = time.monotonic() + budget.total_seconds()
     found = {}
     for clock in CLOCKS:
-        done: set[int] = set()
-        while time.monotonic() < stop and (match_id := act_on_next_due(clock, now, frozenset(done), among)):
-            done.add(match_id)
-        found[clock.name] = len(done)
+        found[clock.name], due = 0, None
+        while time.monotonic() < stop and (due := act_on_next_due(clock, now, due, among)) is not None:
+            found[clock.name] += 1
     return found
 
 
