@@ -5,20 +5,23 @@ actions below, each a form (``games.forms``) that calls a service function
 (``games.services.moderation``) and writes Django's admin log. The secret
 parts of a hand in play (its deck and salt, a suggestion, the messages that
 show a player's cards) are shown only once they are public
-(``games.services.visibility``).
+(``games.services.visibility``), and no list is filtered, searched or sorted
+on them (``games.admin_lookups``).
 """
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_permission_codename
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
 from . import forms
+from .admin_lookups import GuardedLookups
 from .models import Event, Hand, Match, Outbox, Player, Seat
 from .services import ServiceError
 from .services.visibility import event_text, is_revealed, message_text, role_names
@@ -37,7 +40,11 @@ class ReadOnly:
         return False
 
 
-class ModeratedAdmin(ReadOnly, admin.ModelAdmin):
+class DeskAdmin(ReadOnly, GuardedLookups, admin.ModelAdmin):
+    """A list and its pages, read-only, filtered, searched and sorted on public fields only."""
+
+
+class ModeratedAdmin(DeskAdmin):
     """Actions that ask on an intermediate page (``forms.ModerationForm``), then
     call the service for each selected object and log the change. The change
     page shows the same actions as buttons for its one object."""
@@ -192,8 +199,16 @@ class PlayerAdmin(ModeratedAdmin):
     actions = ["ban", "unban"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        finished = Q(seats__match__status=Match.Status.FINISHED)
-        return super().get_queryset(request).annotate(played=Count("seats", filter=finished))
+        """Each player with his finished matches counted in a subquery: a join and
+        GROUP BY would drop the model's ordering, and with it stable pages."""
+        finished = (
+            Seat.objects.filter(player=OuterRef("pk"), match__status=Match.Status.FINISHED)
+            .order_by()
+            .values("player")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        return super().get_queryset(request).annotate(played=Coalesce(Subquery(finished), 0))
 
     @admin.display(description=_("channels"))
     def channels(self, player: Player) -> str:
@@ -218,7 +233,7 @@ class PlayerAdmin(ModeratedAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnly, admin.ModelAdmin):
+class EventAdmin(DeskAdmin):
     list_display = ["match", "seq", "kind", "actor", "text", "created_at"]
     list_filter = ["kind"]
     search_fields = ["match__code"]
@@ -231,7 +246,7 @@ class EventAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Outbox)
-class OutboxAdmin(ReadOnly, admin.ModelAdmin):
+class OutboxAdmin(DeskAdmin):
     list_display = ["created_at", "status", "channel", "kind", "recipient", "attempts", "last_error", "sent_at"]
     ordering = ["-pk"]  # the newest first: what a moderator looks for
     list_filter = ["status", "channel"]
