@@ -3,7 +3,7 @@
 Why a code: anyone can type any number after ``phone``; only the person who
 holds that phone can text back the code it was sent. The number then belongs
 to the player who asked, and a bare SMS player that the number had made on
-its first message is merged away.
+its first message is merged into him (his row stays, for the log).
 
 Opt-out follows the carriers' rules (``STOP``/``START``): after STOP nothing
 at all is sent to the number until START; ``outbox.route`` skips it and the
@@ -119,8 +119,10 @@ def link(player: Player, command: Command) -> str:
 
 def _give_number(sender: Player, owner: Player) -> None:
     """Move ``sender``'s number to ``owner``. A bare SMS player (no other way to
-    reach him) with no match at all is deleted: he was only the number's first
-    message. One with matches that are over keeps them, without the number."""
+    reach him) was only the number's first messages: he is marked as merged
+    into the owner, and his row is kept without the number, so that the log
+    still names who made his moves and the scoreboard keeps his finished
+    matches. A bare one with a match still to play must finish it first."""
     bare = not sender.telegram_user_id and not sender.terminal_user
     if bare:
         busy = Match.objects.filter(seats__player=sender, status__in=(Match.Status.LOBBY, Match.Status.RUNNING)).first()
@@ -131,9 +133,9 @@ def _give_number(sender: Player, owner: Player) -> None:
             )
     number = sender.phone
     sender.phone = None
-    sender.save(update_fields=["phone"])
-    if bare and not sender.seats.exists():
-        sender.delete()
+    if bare:
+        sender.merged_into = owner
+    sender.save(update_fields=["phone", "merged_into"])
     owner.phone = number
     owner.sms_opted_out = False
     owner.save(update_fields=["phone", "sms_opted_out"])
