@@ -113,23 +113,32 @@ class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ["position", "player", "score", "timeouts_in_row", "autopilot"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("player")
+
 
 class HandInline(ReadOnlyInline):
-    """A hand's result and commitment; its deck and salt once revealed."""
+    """A hand's result and commitment; its deck and salt once revealed. The
+    names come from the seats fetched once for all the hands, not per hand."""
 
     model = Hand
     fields = ["number", "roles", "result", "winner_name", "points", "commitment", "revealed"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("match").prefetch_related("match__seats__player")
+
+    @staticmethod
+    def names(hand: Hand) -> dict[int, str]:
+        return {seat.position: seat.player.display_name for seat in hand.match.seats.all()}
+
     @admin.display(description=_("roles"))
     def roles(self, hand: Hand) -> str:
-        names = {seat.position: seat.player.display_name for seat in hand.match.seats.select_related("player")}
+        names = self.names(hand)
         return ", ".join(f"{role} {names[position]}" for position, role in role_names(hand).items())
 
     @admin.display(description=_("winner"))
     def winner_name(self, hand: Hand) -> str:
-        if hand.winner is None:
-            return "-"
-        return str(hand.match.seats.get(position=hand.winner).player)
+        return "-" if hand.winner is None else self.names(hand)[hand.winner]
 
     @admin.display(description=_("deck and salt"))
     def revealed(self, hand: Hand) -> str:
@@ -141,6 +150,9 @@ class HandInline(ReadOnlyInline):
 class EventInline(ReadOnlyInline):
     model = Event
     fields = ["seq", "kind", "actor", "text", "created_at"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("match", "hand", "actor")
 
     @admin.display(description=_("data"))
     def text(self, event: Event) -> str:

@@ -108,7 +108,7 @@ class ResumeForm(ModerationForm):
 
 class ExtendForm(ModerationForm):
     title = _("Extend the deadline")
-    hours = forms.FloatField(label=_("Hours"), min_value=0.1, initial=24)
+    hours = forms.FloatField(label=_("Hours"), min_value=0.1, max_value=24 * 365, initial=24)
 
     def apply(self, obj: Match, admin: str) -> str:
         hours = self.cleaned_data["hours"]
