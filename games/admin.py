@@ -23,7 +23,7 @@ from django.utils.translation import gettext_lazy as _
 from . import forms
 from .admin_lookups import GuardedLookups
 from .models import Event, Hand, Match, Outbox, Player, Seat
-from .services import ServiceError
+from .services import ServiceError, linking
 from .services.visibility import event_text, is_revealed, message_text, role_names
 
 
@@ -282,4 +282,8 @@ class OutboxAdmin(DeskAdmin):
 
     @admin.display(description=_("text"))
     def shown_text(self, message: Outbox) -> str:
+        """What ``visibility.message_text`` lets the desk read; never a phone's
+        one-time code, which would let whoever reads it link the phone."""
+        if message.kind == linking.CODE_MESSAGE:
+            return _("(a one-time code: never shown)")
         return message_text(message)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.urls import reverse
 
 from games.models import Event, Outbox, Player
 from games.services import handle
@@ -58,3 +59,15 @@ def test_a_player_who_is_not_bare_keeps_his_own_row_unmerged(db):
     sender.refresh_from_db()
     assert sender.merged_into is None and sender.phone is None
     assert Player.objects.get(phone=NUMBER) == owner
+
+
+def test_the_admin_never_shows_a_code_texted_to_a_phone(client, django_user_model, db):
+    owner = telegram_player(user_id=9001, chat_id=9001, name="Tess")
+    handle(owner, f"phone {NUMBER}", "telegram")
+    message = Outbox.objects.get(address=NUMBER, kind="link-code")
+    code = re.search(r"code (\d{6})", message.text).group(1)
+    client.force_login(django_user_model.objects.create_superuser("root"))
+    for url in (reverse("admin:games_outbox_change", args=[message.pk]), reverse("admin:games_outbox_changelist")):
+        response = client.get(url)
+        assert response.status_code == 200
+        assert code not in response.content.decode()

@@ -32,6 +32,7 @@ CODE_LIFETIME = timedelta(minutes=10)
 MAX_TRIES = 5
 MAX_CODES_PER_DAY = 5
 DAY = timedelta(days=1)
+CODE_MESSAGE = "link-code"  # the kind of the text that carries a code; the admin never shows one
 
 
 def code_hash(phone: str, code: str) -> str:
@@ -70,7 +71,7 @@ def phone(player: Player, command: Command) -> str:
         "gin3 code %(code)s. To play as %(name)s on this phone, text back: link %(code)s (%(minutes)s min). "
         "Not you? Ignore it."
     ) % {"code": code, "name": player.display_name, "minutes": minutes}
-    outbox.post(Outbox.Channel.SMS, number, "link-code", render(text, Outbox.Channel.SMS).text)
+    outbox.post(Outbox.Channel.SMS, number, CODE_MESSAGE, render(text, Outbox.Channel.SMS).text)
     return _("I texted a code to %(number)s. From that phone, text it back within %(minutes)s minutes: link CODE") % {
         "number": masked(number),
         "minutes": minutes,
