@@ -20,11 +20,12 @@ bad filter, by the list with an error flag (``?e=1``), never a 500.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import nullcontext
 
 from django.contrib.admin.options import IncorrectLookupParameters
 from django.contrib.admin.views.main import ChangeList
 from django.core.exceptions import FieldDoesNotExist
-from django.db import DatabaseError, models, transaction
+from django.db import DatabaseError, connections, models, transaction
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
@@ -83,10 +84,14 @@ class GuardedChangeList(ChangeList):
         return queryset
 
     def get_results(self, request: HttpRequest) -> None:
-        """Count and fetch the page in a savepoint: a value the database refuses
-        (on PostgreSQL a NUL, a malformed range) must not spoil the request."""
+        """Count and fetch the page here, where a value the database refuses (on
+        PostgreSQL a NUL, a malformed range) becomes ``?e=1``. Inside a
+        transaction that takes a savepoint, since on PostgreSQL a failed query
+        spoils the transaction; outside one, none, so that reading a list never
+        takes SQLite's write lock (its transactions begin IMMEDIATE)."""
+        in_transaction = connections[self.queryset.db].in_atomic_block
         try:
-            with transaction.atomic(using=self.queryset.db):
+            with transaction.atomic(using=self.queryset.db) if in_transaction else nullcontext():
                 super().get_results(request)
                 self.result_list = list(self.result_list)
         except DatabaseError as error:
