@@ -5,22 +5,25 @@ actions below, each a form (``games.forms``) that calls a service function
 (``games.services.moderation``) and writes Django's admin log. The secret
 parts of a hand in play (its deck and salt, a suggestion, the messages that
 show a player's cards) are shown only once they are public
-(``games.services.visibility``).
+(``games.services.visibility``), and no list is filtered, searched or sorted
+on them (``games.admin_lookups``).
 """
 
 from __future__ import annotations
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_permission_codename
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
 from . import forms
+from .admin_lookups import GuardedLookups
 from .models import Event, Hand, Match, Outbox, Player, Seat
-from .services import ServiceError
+from .services import ServiceError, linking
 from .services.visibility import event_text, is_revealed, message_text, role_names
 
 
@@ -37,7 +40,11 @@ class ReadOnly:
         return False
 
 
-class ModeratedAdmin(ReadOnly, admin.ModelAdmin):
+class DeskAdmin(ReadOnly, GuardedLookups, admin.ModelAdmin):
+    """A list and its pages, read-only, filtered, searched and sorted on public fields only."""
+
+
+class ModeratedAdmin(DeskAdmin):
     """Actions that ask on an intermediate page (``forms.ModerationForm``), then
     call the service for each selected object and log the change. The change
     page shows the same actions as buttons for its one object."""
@@ -106,23 +113,32 @@ class SeatInline(ReadOnlyInline):
     model = Seat
     fields = ["position", "player", "score", "timeouts_in_row", "autopilot"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("player")
+
 
 class HandInline(ReadOnlyInline):
-    """A hand's result and commitment; its deck and salt once revealed."""
+    """A hand's result and commitment; its deck and salt once revealed. The
+    names come from the seats fetched once for all the hands, not per hand."""
 
     model = Hand
     fields = ["number", "roles", "result", "winner_name", "points", "commitment", "revealed"]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("match").prefetch_related("match__seats__player")
+
+    @staticmethod
+    def names(hand: Hand) -> dict[int, str]:
+        return {seat.position: seat.player.display_name for seat in hand.match.seats.all()}
+
     @admin.display(description=_("roles"))
     def roles(self, hand: Hand) -> str:
-        names = {seat.position: seat.player.display_name for seat in hand.match.seats.select_related("player")}
+        names = self.names(hand)
         return ", ".join(f"{role} {names[position]}" for position, role in role_names(hand).items())
 
     @admin.display(description=_("winner"))
     def winner_name(self, hand: Hand) -> str:
-        if hand.winner is None:
-            return "-"
-        return str(hand.match.seats.get(position=hand.winner).player)
+        return "-" if hand.winner is None else self.names(hand)[hand.winner]
 
     @admin.display(description=_("deck and salt"))
     def revealed(self, hand: Hand) -> str:
@@ -134,6 +150,9 @@ class HandInline(ReadOnlyInline):
 class EventInline(ReadOnlyInline):
     model = Event
     fields = ["seq", "kind", "actor", "text", "created_at"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return super().get_queryset(request).select_related("match", "hand", "actor")
 
     @admin.display(description=_("data"))
     def text(self, event: Event) -> str:
@@ -192,8 +211,16 @@ class PlayerAdmin(ModeratedAdmin):
     actions = ["ban", "unban"]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        finished = Q(seats__match__status=Match.Status.FINISHED)
-        return super().get_queryset(request).annotate(played=Count("seats", filter=finished))
+        """Each player with his finished matches counted in a subquery: a join and
+        GROUP BY would drop the model's ordering, and with it stable pages."""
+        finished = (
+            Seat.objects.filter(player=OuterRef("pk"), match__status=Match.Status.FINISHED)
+            .order_by()
+            .values("player")
+            .annotate(count=Count("pk"))
+            .values("count")
+        )
+        return super().get_queryset(request).annotate(played=Coalesce(Subquery(finished), 0))
 
     @admin.display(description=_("channels"))
     def channels(self, player: Player) -> str:
@@ -218,7 +245,7 @@ class PlayerAdmin(ModeratedAdmin):
 
 
 @admin.register(Event)
-class EventAdmin(ReadOnly, admin.ModelAdmin):
+class EventAdmin(DeskAdmin):
     list_display = ["match", "seq", "kind", "actor", "text", "created_at"]
     list_filter = ["kind"]
     search_fields = ["match__code"]
@@ -231,7 +258,7 @@ class EventAdmin(ReadOnly, admin.ModelAdmin):
 
 
 @admin.register(Outbox)
-class OutboxAdmin(ReadOnly, admin.ModelAdmin):
+class OutboxAdmin(DeskAdmin):
     list_display = ["created_at", "status", "channel", "kind", "recipient", "attempts", "last_error", "sent_at"]
     ordering = ["-pk"]  # the newest first: what a moderator looks for
     list_filter = ["status", "channel"]
@@ -255,4 +282,8 @@ class OutboxAdmin(ReadOnly, admin.ModelAdmin):
 
     @admin.display(description=_("text"))
     def shown_text(self, message: Outbox) -> str:
+        """What ``visibility.message_text`` lets the desk read; never a phone's
+        one-time code, which would let whoever reads it link the phone."""
+        if message.kind == linking.CODE_MESSAGE:
+            return _("(a one-time code: never shown)")
         return message_text(message)

@@ -12,7 +12,7 @@ from datetime import timedelta
 from django import forms
 from django.db.models import Model, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from .models import Match, Player, Seat, Strength
@@ -108,7 +108,7 @@ class ResumeForm(ModerationForm):
 
 class ExtendForm(ModerationForm):
     title = _("Extend the deadline")
-    hours = forms.FloatField(label=_("Hours"), min_value=0.1, initial=24)
+    hours = forms.FloatField(label=_("Hours"), min_value=0.1, max_value=24 * 365, initial=24)
 
     def apply(self, obj: Match, admin: str) -> str:
         hours = self.cleaned_data["hours"]
@@ -119,13 +119,18 @@ class ExtendForm(ModerationForm):
 class BanForm(ModerationForm):
     title = _("Ban players")
     reason_required = True
-    days = forms.IntegerField(label=_("Days"), min_value=1, required=False, help_text=_("Empty: until unbanned."))
+    days = forms.IntegerField(
+        label=_("Days"), min_value=1, max_value=3650, required=False, help_text=_("Empty: until unbanned.")
+    )
 
     def apply(self, obj: Player, admin: str) -> str:
         days = self.cleaned_data["days"]
         expires_at = timezone.now() + timedelta(days=days) if days else None
         moderation.ban(obj, admin, self.cleaned_data["reason"], expires_at)
-        until = gettext("for %(days)s days") % {"days": days} if days else gettext("until unbanned")
+        if days:
+            until = ngettext("for %(days)s day", "for %(days)s days", days) % {"days": days}
+        else:
+            until = gettext("until unbanned")
         return self.said(gettext("Banned %(until)s") % {"until": until})
 
 

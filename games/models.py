@@ -51,6 +51,14 @@ class Player(models.Model):
     banned = models.BooleanField(default=False)
     ban_reason = models.TextField(blank=True)
     ban_expires_at = models.DateTimeField(null=True, blank=True, help_text=_("Empty: until unbanned."))
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="merged",
+        help_text=_("The player whose number this was: he linked it. Kept so that the log still names who acted."),
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -215,13 +223,18 @@ class AppendOnlyError(Exception):
 
 
 class Event(models.Model):
-    """One entry of a match's append-only log, ordered by ``seq`` within its match."""
+    """One entry of a match's append-only log, ordered by ``seq`` within its match.
+
+    Append-only twice over: here in Python, and in the database, whose
+    triggers refuse every UPDATE and DELETE of a row (migration
+    ``event_log_append_only``). Nothing it points to is ever deleted either:
+    a match, a hand or a player who acted is protected."""
 
     match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField()
     hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
     kind = models.CharField(max_length=20)
-    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
 

@@ -325,7 +325,8 @@ def test_linking_merges_away_the_bare_sms_player_the_number_had_made(twilio, web
     deliver_all()
     (linked,) = text(web, twilio, SAM, f"link {code_texted_to(twilio, SAM)}")
     assert "Tess" in linked
-    assert not Player.objects.filter(pk=bare.pk).exists()
+    bare.refresh_from_db()
+    assert bare.merged_into == tess and bare.phone is None  # kept, so that the log still names him
     assert sms_player() == tess
 
 

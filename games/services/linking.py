@@ -3,7 +3,7 @@
 Why a code: anyone can type any number after ``phone``; only the person who
 holds that phone can text back the code it was sent. The number then belongs
 to the player who asked, and a bare SMS player that the number had made on
-its first message is merged away.
+its first message is merged into him (his row stays, for the log).
 
 Opt-out follows the carriers' rules (``STOP``/``START``): after STOP nothing
 at all is sent to the number until START; ``outbox.route`` skips it and the
@@ -32,6 +32,7 @@ CODE_LIFETIME = timedelta(minutes=10)
 MAX_TRIES = 5
 MAX_CODES_PER_DAY = 5
 DAY = timedelta(days=1)
+CODE_MESSAGE = "link-code"  # the kind of the text that carries a code; the admin never shows one
 
 
 def code_hash(phone: str, code: str) -> str:
@@ -70,7 +71,7 @@ def phone(player: Player, command: Command) -> str:
         "gin3 code %(code)s. To play as %(name)s on this phone, text back: link %(code)s (%(minutes)s min). "
         "Not you? Ignore it."
     ) % {"code": code, "name": player.display_name, "minutes": minutes}
-    outbox.post(Outbox.Channel.SMS, number, "link-code", render(text, Outbox.Channel.SMS).text)
+    outbox.post(Outbox.Channel.SMS, number, CODE_MESSAGE, render(text, Outbox.Channel.SMS).text)
     return _("I texted a code to %(number)s. From that phone, text it back within %(minutes)s minutes: link CODE") % {
         "number": masked(number),
         "minutes": minutes,
@@ -119,8 +120,10 @@ def link(player: Player, command: Command) -> str:
 
 def _give_number(sender: Player, owner: Player) -> None:
     """Move ``sender``'s number to ``owner``. A bare SMS player (no other way to
-    reach him) with no match at all is deleted: he was only the number's first
-    message. One with matches that are over keeps them, without the number."""
+    reach him) was only the number's first messages: he is marked as merged
+    into the owner, and his row is kept without the number, so that the log
+    still names who made his moves and the scoreboard keeps his finished
+    matches. A bare one with a match still to play must finish it first."""
     bare = not sender.telegram_user_id and not sender.terminal_user
     if bare:
         busy = Match.objects.filter(seats__player=sender, status__in=(Match.Status.LOBBY, Match.Status.RUNNING)).first()
@@ -131,9 +134,9 @@ def _give_number(sender: Player, owner: Player) -> None:
             )
     number = sender.phone
     sender.phone = None
-    sender.save(update_fields=["phone"])
-    if bare and not sender.seats.exists():
-        sender.delete()
+    if bare:
+        sender.merged_into = owner
+    sender.save(update_fields=["phone", "merged_into"])
     owner.phone = number
     owner.sms_opted_out = False
     owner.save(update_fields=["phone", "sms_opted_out"])

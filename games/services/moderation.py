@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from games.text.style import deadline_text
 
 from ..models import Match, Player, Seat, Strength
-from . import outbox, play, players, state
+from . import outbox, play, players, presence, state
 from .change import change
 from .errors import ServiceError
 
@@ -162,47 +162,91 @@ def replace_with_computer(
 def ban(player: Player, admin: str, reason: str = "", expires_at: datetime | None = None) -> Player:
     """Refuse the player's commands until ``expires_at`` (None: until unbanned).
 
-    His unfinished matches record the ban, so that their logs explain why he
-    stopped playing; only he is told, since a reason may be private."""
+    A computer player takes his seats at once (his seats' autopilot, as after
+    three missed turns: the hands he played stay his), and the others in each
+    of his matches are told, without the reason, which may be private; only
+    he is told that. Once the ban is over, any command of his in a match gives
+    him his seat back (``services.presence``)."""
     with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
         player.banned, player.ban_reason, player.ban_expires_at = True, reason, expires_at
         player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
         expires = expires_at.isoformat() if expires_at else None
-        _record_in_matches_of(player, admin, "ban", reason, expires=expires)
-        outbox.send(player, KIND, lambda: _ban_text(reason, expires_at))
+        for match in _locked_matches_of(player):
+            _log(match, admin, "ban", reason, player=player.pk, expires=expires)
+            _computer_takes_seat_of(player, match)
+            play.save(match)
+        outbox.send(player, KIND, lambda: ban_notice(player))
         return player
 
 
-def _ban_text(reason: str, expires_at: datetime | None) -> str:
-    text = _("You are banned from gin3: %(reason)s") % {"reason": reason or "-"}
-    if expires_at is None:
+def ban_notice(player: Player) -> str:
+    """What a banned player is told when he is banned, and in reply to any
+    command while he is: why, and until when."""
+    reason = player.ban_reason.strip().rstrip(".") or "-"
+    text = _("You are banned from gin3: %(reason)s.") % {"reason": reason}
+    if player.ban_expires_at is None:
         return text
-    return text + " " + _("The ban ends %(when)s.") % {"when": deadline_text(expires_at)}
+    return text + " " + _("The ban ends %(when)s.") % {"when": deadline_text(player.ban_expires_at)}
+
+
+def _computer_takes_seat_of(player: Player, match: Match) -> None:
+    """His seat's autopilot; the others hear that a computer plays for him, and not why."""
+
+    def notice() -> str:
+        return _("%(name)s may not play for now: a computer player plays for him in #%(code)s.") % {
+            "name": player.display_name,
+            "code": match.code,
+        }
+
+    if match.status == Match.Status.RUNNING:
+        table = play.load_table(match.pk)
+        presence.hand_over(table, table.position_of(player), "autopilot", notice, tell_him=False)
+        return
+    seat = match.seats.get(player=player)  # a match not started: it will not wait on his clock
+    if not seat.autopilot:
+        seat.autopilot, seat.timeouts_in_row = True, 0
+        seat.save(update_fields=["autopilot", "timeouts_in_row"])
+        for other in state.seats_of(match):
+            if other.player_id != player.pk:
+                outbox.send(other.player, "autopilot", notice, match)
 
 
 def unban(player: Player, admin: str, reason: str = "") -> Player:
-    """Lift a ban: his commands are accepted again."""
+    """Lift a ban: his commands are accepted again. In a match not yet started
+    his seat is his again at once; in a running one, with his first command there."""
     with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if not player.banned:
             raise ServiceError(_("%(name)s is not banned.") % {"name": player.display_name})
         player.banned, player.ban_reason, player.ban_expires_at = False, "", None
         player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
-        _record_in_matches_of(player, admin, "unban", reason)
-        outbox.send(player, KIND, lambda: _("Your ban was lifted: you can play gin3 again."))
+        running = []
+        for match in _locked_matches_of(player):
+            _log(match, admin, "unban", reason, player=player.pk)
+            if match.status == Match.Status.LOBBY:
+                match.seats.filter(player=player).update(autopilot=False)
+            else:
+                running.append(match.code)
+            play.save(match)
+        outbox.send(player, KIND, lambda: _unban_text(running))
         return player
 
 
-def _record_in_matches_of(player: Player, admin: str, action: str, reason: str, **details: object) -> None:
-    """Log a player's ban in each of his unfinished matches, locked in one order."""
+def _unban_text(running: list[str]) -> str:
+    text = _("Your ban was lifted: you can play gin3 again.")
+    if not running:
+        return text
+    codes = " ".join(f"#{code}" for code in running)
+    return text + " " + _("Any command in a match gives you your seat back: %(codes)s") % {"codes": codes}
+
+
+def _locked_matches_of(player: Player) -> list[Match]:
+    """The player's unfinished matches, each locked, in one order (no deadlock
+    with another action that locks several)."""
     ids = Match.objects.filter(seats__player=player, status__in=UNFINISHED).order_by("pk").values_list("pk", flat=True)
-    for match_id in ids:
-        match = state.lock(match_id)
-        if match.status not in UNFINISHED:  # it ended before we had the lock
-            continue
-        _log(match, admin, action, reason, player=player.pk, **details)
-        play.save(match)
+    locked = [state.lock(match_id) for match_id in ids]
+    return [match for match in locked if match.status in UNFINISHED]  # one may have ended before we had the lock
 
 
 # Shared --------------------------------------------------------------------

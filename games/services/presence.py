@@ -19,15 +19,17 @@ from . import outbox, play, state
 from .change import change
 
 
-def hand_over(table: play.Table, position: int, kind: str, notice: Callable[[], str]) -> None:
+def hand_over(table: play.Table, position: int, kind: str, notice: Callable[[], str], tell_him: bool = True) -> None:
     """A computer plays the seat from now on; everyone in the match is told ``notice``
-    (a message of ``kind``: "autopilot", "unreachable", "banned")."""
+    (a message of ``kind``: "autopilot", "unreachable"), its player too unless he is
+    told otherwise (``tell_him``: a banned player hears why from the ban)."""
     seat = table.seat(position)
     if seat.autopilot or seat.player.is_computer:
         return
     play.set_autopilot(table, position, True)
     for other in table.seats:
-        outbox.send(other.player, kind, notice, table.match)
+        if tell_him or other.position != position:
+            outbox.send(other.player, kind, notice, table.match)
 
 
 def gone(player: Player, kind: str, notice: Callable[[Player, Match], Callable[[], str]]) -> None:

@@ -22,7 +22,7 @@ from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
 
 from ...models import Match, Outbox, Player
-from .. import linking, outbox, play, state
+from .. import linking, moderation, outbox, play, state
 from ..change import change
 from ..errors import ServiceError, StaleError
 from ..visibility import TableView
@@ -96,7 +96,7 @@ def handle(
 
 def _carry_out(player: Player, text: str) -> tuple[Command | None, Reply]:
     if player.is_banned():
-        return None, _("You are banned from gin3: %(reason)s") % {"reason": player.ban_reason or "-"}
+        return None, moderation.ban_notice(player)
     _keep_pace(player)
     command = parse(text)
     return command, HANDLERS[command.name](player, command)
