@@ -120,6 +120,9 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    is_open = models.BooleanField(
+        default=False, db_index=True, help_text=_("Listed in the public lobby for anyone to join.")
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -182,6 +185,14 @@ class Hand(models.Model):
     summary = models.JSONField(default=dict, blank=True, help_text=_("Arrangements and layoffs."))
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Who played it, as dealt, and who earned its points: a seat may change hands
+    # later (an admin's replacement) without rewriting the hands before.
+    box_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
+    captain_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
+    sitter_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
+    winner_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text=_("Who scored it.")
+    )
 
     class Meta:
         ordering = ["match", "number"]

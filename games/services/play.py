@@ -22,7 +22,7 @@ from games.engine.hand import Phase
 from .. import scheduling
 from ..models import Hand as HandRow
 from ..models import Match, Player, Seat
-from . import groups, outbox, state
+from . import groups, outbox, records, state
 from .errors import ServiceError, StaleError
 from .visibility import MoveView, result_view, role_names, seat_of_role, table_view
 
@@ -257,6 +257,7 @@ def _finish_hand(table: Table) -> None:
     next_roles = {} if game.winner is not None else role_names_of(game.roles)
     view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner)
     hand_row.summary = summary_of(view)
+    records.hand_finished(hand_row, table.seat(winner).player if winner is not None else None)
     hand_row.save()
     state.append_event(
         match,

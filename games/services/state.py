@@ -80,12 +80,16 @@ def deal_hand(match: Match, number: int, roles: Roles) -> tuple[HandRow, Hand]:
     deck = shuffled_deck()
     deck_text = " ".join(str(card) for card in deck)
     salt = secrets.token_hex(16)
+    players = dict(match.seats.values_list("position", "player_id"))  # who plays it, kept as dealt
     hand_row = HandRow.objects.create(
         match=match,
         number=number,
         box=roles.box,
         captain=roles.captain,
         sitter=roles.sitter,
+        box_player_id=players[roles.box],
+        captain_player_id=players[roles.captain],
+        sitter_player_id=players[roles.sitter],
         deck=deck_text,
         salt=salt,
         commitment=commitment_of(deck_text, salt),

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 from games.engine import Card, Hand, Role, best_arrangements, deadwood
 from games.engine.hand import Discard, Knock, Phase
 
-from ..models import Event, Match, Outbox, Seat
+from ..models import Event, Match, Outbox, Player, Seat
 from ..models import Hand as HandRow
 from . import state
 
@@ -295,6 +295,9 @@ class PublicMatchView:
     finished_at: datetime | None
 
 
+PLAYER_FIELDS = ("box_player", "captain_player", "sitter_player", "winner_player")
+
+
 def is_revealed(match: Match, hand_row: HandRow) -> bool:
     """A hand's deck becomes public when the hand ends, or when its match ends
     with the hand unfinished (an aborted or adjudicated match)."""
@@ -322,15 +325,34 @@ def public_table_view(
     )
 
 
+def hand_players(hand_row: HandRow, seats: list[Seat]) -> dict[str, Player]:
+    """Who played each role of a hand, as dealt (``Hand.box_player``...); a seat's
+    player now only for a hand that has no record of its own."""
+    by_position = {seat.position: seat.player for seat in seats}
+    return {
+        role: getattr(hand_row, f"{role}_player") or by_position[position]
+        for position, role in role_names(hand_row).items()
+    }
+
+
+def hand_winner(hand_row: HandRow, seats: list[Seat]) -> Player | None:
+    """Who scored a hand: the player who held the winning seat when it was won."""
+    if hand_row.winner is None:
+        return None
+    return hand_row.winner_player or next(seat.player for seat in seats if seat.position == hand_row.winner)
+
+
 def public_hand_view(match: Match, seats: list[Seat], hand_row: HandRow) -> PublicHandView:
-    """One hand's public record; the secret parts only once ``is_revealed``."""
-    names = {seat.position: seat.player.display_name for seat in seats}
-    roles = tuple((role, names[position]) for position, role in role_names(hand_row).items())
+    """One hand's public record, naming the players who played it (not those
+    seated now); the secret parts only once ``is_revealed``."""
+    players = hand_players(hand_row, seats)
+    roles = tuple((role, player.display_name) for role, player in players.items())
+    winner = hand_winner(hand_row, seats)
     view = PublicHandView(
         number=hand_row.number,
         roles=roles,
         result=hand_row.result,
-        winner=names[hand_row.winner] if hand_row.winner is not None else "",
+        winner=winner.display_name if winner else "",
         points=hand_row.points,
         summary=hand_row.summary if hand_row.is_over else {},
         commitment=hand_row.commitment,
@@ -338,9 +360,10 @@ def public_hand_view(match: Match, seats: list[Seat], hand_row: HandRow) -> Publ
     if not is_revealed(match, hand_row):
         return view
     logged = hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
-    # Who made a move: its actor, else (a timeout) whoever holds the seat now.
+    # Who made a move: its actor, else (a timeout) the player of that role in this hand.
     moves = tuple(
-        MoveView(actor or names[data["seat"]], data["move"], data.get("automatic", "")) for data, actor in logged
+        MoveView(actor or players[data["role"]].display_name, data["move"], data.get("automatic", ""))
+        for data, actor in logged
     )
     return replace(view, deck=hand_row.deck, salt=hand_row.salt, moves=moves)
 
@@ -349,7 +372,7 @@ def public_match_view(match: Match) -> PublicMatchView:
     """The whole match for the public page: the table in play while it runs
     (``public_table_view``), and every hand (``public_hand_view``)."""
     seats = state.seats_of(match)
-    hand_rows = list(match.hands.order_by("number"))
+    hand_rows = list(match.hands.select_related(*PLAYER_FIELDS).order_by("number"))
     table = None
     if match.status == Match.Status.RUNNING and hand_rows:
         current = hand_rows[-1]
