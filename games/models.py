@@ -287,3 +287,103 @@ class ProcessedUpdate(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+# Records and ratings: kept by games.services.records and games.services.ratings in
+# the transaction that finishes each hand and match, so that no page ever adds
+# them up; ``manage.py recomputerecords`` rebuilds them from the log and the hands.
+
+INITIAL_MU = 25.0
+INITIAL_SIGMA = INITIAL_MU / 3
+
+
+class PlayerRecord(models.Model):
+    """A player's totals over finished matches, and his rating."""
+
+    player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="record")
+    is_computer = models.BooleanField(default=False)
+    search_name = models.CharField(max_length=64, help_text=_("The name case-folded, for search by its start."))
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0, help_text=_("Points he scored himself, hand by hand."))
+    hands_won_box = models.PositiveIntegerField(default=0)
+    hands_won_captain = models.PositiveIntegerField(default=0)
+    knocks = models.PositiveIntegerField(default=0, help_text=_("Hands won by knocking (not gin)."))
+    gins = models.PositiveIntegerField(default=0)
+    undercuts = models.PositiveIntegerField(default=0, help_text=_("Hands won by undercutting the knocker."))
+    mu = models.FloatField(default=INITIAL_MU)
+    sigma = models.FloatField(default=INITIAL_SIGMA)
+    rating = models.IntegerField(default=1000, help_text=_("What the pages show: a cautious estimate."))
+    last_played = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["is_computer", "-rating", "player"], name="record_ranking"),
+            models.Index(fields=["search_name"], name="record_search"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating}"
+
+    @property
+    def hands_won(self) -> int:
+        return self.hands_won_box + self.hands_won_captain
+
+    @property
+    def points_per_hand_won(self) -> float | None:
+        return self.points / self.hands_won if self.hands_won else None
+
+
+class PlayerDay(models.Model):
+    """One player's results of one day (UTC): the "last 30 days" adds up at most
+    30 of these per player shown, whatever the size of the tables."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0)
+    hands_won = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "day"], name="one_day_row_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.day}"
+
+
+class PlayerMatch(models.Model):
+    """A finished match as one of its players played it: his own points (which
+    stay his if his seat changed hands) and what it did to his rating."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    won = models.BooleanField(default=False)
+    points = models.PositiveIntegerField(default=0)
+    rating_before = models.IntegerField(null=True, blank=True)
+    rating_after = models.IntegerField(null=True, blank=True, help_text=_("Empty: not rated (he left the seat)."))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "player"], name="one_result_per_player")]
+        indexes = [models.Index(fields=["player", "-finished_at", "-match"], name="player_match_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.match_id}"
+
+
+class HeadToHead(models.Model):
+    """How often ``player`` met ``opponent`` in finished matches, and who won."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0, help_text=_("Matches the opponent won."))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "opponent"], name="one_row_per_pair")]
+        indexes = [models.Index(fields=["player", "-matches", "opponent"], name="head_to_head_most")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} v {self.opponent_id}"

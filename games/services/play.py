@@ -320,3 +320,4 @@ def finish(match: Match, winner: Player | None, reason: str) -> None:
     match.paused_at = None
     match.paused_remaining = None
     state.append_event(match, "match_over", winner=winner.pk if winner else None, reason=reason)
+    records.match_finished(match, winner, reason)
