@@ -127,6 +127,10 @@ class Match(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "matches"
+        indexes = [  # the public pages' lists: the last finished, the last moved
+            models.Index(fields=["status", "-finished_at", "-id"], name="match_recently_finished"),
+            models.Index(fields=["status", "-last_move_at", "-id"], name="match_recently_moved"),
+        ]
 
     def __str__(self) -> str:
         return f"#{self.code}"
