@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET
 from .charts import line_chart
 from .models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord, Seat
 from .services.visibility import PublicTableView, public_live_view, public_match_view
+from .templatetags.gin3 import MOVE_WORDS
 from .text.links import join_link
 
 PER_PAGE = 25
@@ -142,17 +143,21 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def match_page(request: HttpRequest, code: str) -> HttpResponse:
     """A match: its players and scores with their chart, the table in play
-    (followed live by ``live``), and every hand with its replay and its deck
-    checked against the commitment."""
+    (followed live by ``live``), every hand's result, and one hand (``?hand=N``,
+    else the last) with its replay and its deck checked against the commitment."""
     match = get_object_or_404(Match.objects.select_related("winner"), code=code.upper())
-    view = public_match_view(match)
+    try:
+        detail = int(request.GET["hand"])
+    except (KeyError, ValueError):
+        detail = None
+    view = public_match_view(match, detail)
     series = [
         (" → ".join(names), [scores[index] for scores in view.scores]) for index, names in enumerate(view.seat_names)
     ]
     context = {
         "match": view,
         "chart": line_chart(series) if view.seat_names else None,
-        "replays": {hand.number: _replay_data(hand) for hand in view.hands if hand.is_revealed},
+        "replays": {hand.number: _replay_data(hand) for hand in view.hands if hand.is_detailed},
         "join_link": join_link(view.code) if match.status == Match.Status.LOBBY else "",
         "move_words": _move_words() if view.table else None,
     }
@@ -160,18 +165,9 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
 
 
 def _move_words() -> dict[str, str]:
-    """The words of the live table's script, in the reader's language: the same
-    as the page's own (templates/games/move.html)."""
-    return {
-        "pass": _("%(name)s passes on the upcard"),
-        "take": _("%(name)s takes from the pile"),
-        "draw": _("%(name)s draws from the stock"),
-        "discard": _("%(name)s discards"),
-        "knock": _("%(name)s knocks, discarding"),
-        "role:box": _("box"),
-        "role:captain": _("captain"),
-        "role:sitter": _("sitter"),
-    }
+    """The words of the live table's script, in the reader's language: the page's own."""
+    words = {action: str(text) for action, text in MOVE_WORDS.items()}
+    return words | {f"role:{role}": _(role) for role in ("box", "captain", "sitter")}
 
 
 def _replay_data(hand) -> dict:

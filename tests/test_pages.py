@@ -282,8 +282,11 @@ def test_finished_match_reveals_the_hand_it_stopped_and_names_the_winner(client,
     match = play_first_hand(running_match(ann, "to 500"), ann)
     moderation.adjudicate(match, 0, "root", "test")
     html = get(client, "match", match.code)
-    for hand in match.hands.all():
-        assert hand.deck in html and hand.salt in html
+    first, second = match.hands.all()
+    assert second.deck in html and second.salt in html  # the last hand is shown in full
+    assert first.deck not in html and "?hand=1#hand-1" in html  # the others a link away
+    first_page = get(client, "match", match.code, hand=1)
+    assert first.deck in first_page and first.salt in first_page
     assert "won the match" in html
     assert "Stopped when the match ended." in html
     assert "<polyline" in html  # the scores, hand by hand
@@ -307,14 +310,17 @@ def test_cards_show_rank_and_suit_symbol_in_red_or_black(client, ann):
 
 
 @pytest.mark.django_db
-def test_match_page_queries_do_not_grow_with_its_hands(client, ann, django_assert_max_num_queries):
+def test_match_page_work_does_not_grow_with_its_hands(client, ann, django_assert_max_num_queries):
     match = running_match(ann, "to 500")
     for _hand in range(3):
         count = match.hands.filter(ended_at__isnull=False).count()
         while match.hands.filter(ended_at__isnull=False).count() == count:
             step(match, ann)
-    with django_assert_max_num_queries(6):
-        get(client, "match", match.code)
+    with django_assert_max_num_queries(5):
+        html = get(client, "match", match.code)
+    assert html.count("data-replay=") == 1  # one hand replayed in full, the others a link away
+    assert html.count("?hand=") == 2
+    assert client.get(reverse("games:match", args=[match.code]), {"hand": "x"}).status_code == 200
 
 
 @pytest.mark.django_db
@@ -339,10 +345,10 @@ def test_lobby_lists_open_matches_with_options_and_how_to_join(client, ann, sett
     handle(ann, "new to 200", "terminal")
     listed = Match.objects.get(seats__player=ann)
     Match.objects.filter(pk=listed.pk).update(is_open=True)
-    handle(terminal_player("bo", "Bo"), "new", "terminal")  # not listed publicly
+    handle(terminal_player("zoe", "Zoe Unlisted"), "new", "terminal")  # not listed publicly
     html = get(client, "lobby")
     assert f"join {listed.code}" in html and f"https://t.me/gin3bot?start=join_{listed.code}" in html
-    assert "to 200" in html and "Ann" in html and "Bo" not in html
+    assert "to 200" in html and "Ann" in html and "Zoe Unlisted" not in html
 
 
 @pytest.mark.django_db

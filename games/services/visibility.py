@@ -315,10 +315,8 @@ class PublicHandView:
     moves: tuple[PublicMove, ...] = ()
     steps: tuple[ReplayStep, ...] = ()
     dealt: tuple[tuple[Card, str], ...] = ()  # each card of the deck and where the deal put it
-
-    @property
-    def is_revealed(self) -> bool:
-        return bool(self.deck)
+    is_revealed: bool = False
+    is_detailed: bool = False  # with its deck, moves and replay (one hand per page: see ``public_match_view``)
 
 
 @dataclass(frozen=True)
@@ -435,11 +433,16 @@ def hand_winner(hand_row: HandRow, seats: list[Seat]) -> Player | None:
 
 
 def public_hand_view(
-    match: Match, seats: list[Seat], hand_row: HandRow, logged: list[tuple[dict, str | None]] | None = None
+    match: Match,
+    seats: list[Seat],
+    hand_row: HandRow,
+    logged: list[tuple[dict, str | None]] | None = None,
+    detailed: bool = True,
 ) -> PublicHandView:
     """One hand's public record, naming the players who played it (not those
     seated now); the secret parts, its moves and its replay only once
-    ``is_revealed``. ``logged``: its moves (data, actor's name) if already loaded."""
+    ``is_revealed``, and only if ``detailed``. ``logged``: its moves (data,
+    actor's name) if already loaded."""
     players = hand_players(hand_row, seats)
     roles = tuple((role, player.display_name) for role, player in players.items())
     winner = hand_winner(hand_row, seats)
@@ -454,6 +457,8 @@ def public_hand_view(
     )
     if not is_revealed(match, hand_row):
         return view
+    if not detailed:
+        return replace(view, is_revealed=True)
     if logged is None:
         logged = list(
             hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
@@ -468,27 +473,33 @@ def public_hand_view(
         moves=tuple(step.move for step in steps[1:]),
         steps=tuple(steps),
         dealt=tuple(zip(deck, places, strict=True)),
+        is_revealed=True,
+        is_detailed=True,
     )
 
 
-def public_match_view(match: Match) -> PublicMatchView:
+def public_match_view(match: Match, detail: int | None = None) -> PublicMatchView:
     """The whole match for the public page: the table in play while it runs
-    (``public_table_view``), and every hand (``public_hand_view``), from a
-    fixed number of queries whatever the number of matches stored."""
+    (``public_table_view``), every hand's record (``public_hand_view``), and
+    one revealed hand in full, with its moves and replay: hand number
+    ``detail``, or the last revealed one. A fixed number of queries, and work
+    that does not grow with the number of hands."""
     seats = state.seats_of(match)
     hand_rows = list(match.hands.select_related(*PLAYER_FIELDS).order_by("number"))
-    logged: dict[int, list[tuple[dict, str | None]]] = {row.pk: [] for row in hand_rows}
-    moves = Event.objects.filter(match=match, kind=state.MOVE).order_by("seq")
-    for hand_id, data, actor in moves.values_list("hand_id", "data", "actor__display_name"):
+    revealed = [row for row in hand_rows if is_revealed(match, row)]
+    shown = next((row for row in revealed if row.number == detail), revealed[-1] if revealed else None)
+    running = hand_rows[-1] if match.status == Match.Status.RUNNING and hand_rows else None
+    wanted = [row.pk for row in (shown, running) if row is not None]
+    logged: dict[int, list[tuple[dict, str | None]]] = {pk: [] for pk in wanted}
+    moves = Event.objects.filter(match=match, kind=state.MOVE, hand__in=wanted).order_by("seq")
+    for hand_id, data, actor in moves.values_list("hand_id", "data", "actor__display_name") if wanted else ():
         logged[hand_id].append((data, actor))
     table = None
-    if match.status == Match.Status.RUNNING and hand_rows:
-        current = hand_rows[-1]
-        hand = replay(
-            parse_cards(current.deck), [parse_action(d["move"]) for d, _a in logged[current.pk]], match.options
-        )
-        table = public_table_view(match, seats, current, hand, logged=logged[current.pk])
-    hands = tuple(public_hand_view(match, seats, row, logged[row.pk]) for row in hand_rows)
+    if running is not None:
+        actions = [parse_action(data["move"]) for data, _actor in logged[running.pk]]
+        hand = replay(parse_cards(running.deck), actions, match.options)
+        table = public_table_view(match, seats, running, hand, logged=logged[running.pk])
+    hands = tuple(public_hand_view(match, seats, row, logged.get(row.pk), detailed=row is shown) for row in hand_rows)
     return PublicMatchView(
         code=match.code,
         status=match.status,

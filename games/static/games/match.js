@@ -27,7 +27,7 @@
   document.querySelectorAll("[data-replay]").forEach(function (box) {
     var data = replays[box.getAttribute("data-replay")];
     if (!data) return;
-    var details = box.closest("details.hand");
+    var details = box.closest("article.hand");
     var list = details.querySelectorAll("[data-steps] > li");
     var count = data.steps.length + (details.querySelector("[data-end]") ? 1 : 0);
     var at = 0;
