@@ -9,10 +9,11 @@ from itertools import count
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import Card
+from games.engine import DECK, Card, format_cards
 from games.models import Hand, Match, Player, Seat
 from games.services import automation, handle, records
 from games.services.play import load_table
+from games.services.state import commitment_of
 
 ASCII_CARD = re.compile(r"(?<![\w-])(?:10|[A2-9TJQK])[shdc](?![\w])")
 SYMBOL_CARD = re.compile(r"(10|[A2-9JQK])(?:<span class=\"suit\">)?([♠♥♦♣])")
@@ -76,9 +77,9 @@ def finished_match(players: list[Player], scores: list[int], winner: Player, day
         box_player=players[best],
         captain_player=players[(best + 1) % 3],
         sitter_player=players[(best + 2) % 3],
-        deck="-",
-        salt="-",
-        commitment="-",
+        deck=format_cards(DECK),
+        salt="00",
+        commitment=commitment_of(format_cards(DECK), "00"),
         result="gin",
         winner=best,
         winner_player=players[best],
