@@ -283,10 +283,10 @@ def test_finished_match_reveals_the_hand_it_stopped_and_names_the_winner(client,
     moderation.adjudicate(match, 0, "root", "test")
     html = get(client, "match", match.code)
     first, second = match.hands.all()
-    assert second.deck in html and second.salt in html  # the last hand is shown in full
-    assert first.deck not in html and "?hand=1#hand-1" in html  # the others a link away
-    first_page = get(client, "match", match.code, hand=1)
-    assert first.deck in first_page and first.salt in first_page
+    assert first.deck in html and first.salt in html  # the last hand that ended is shown in full
+    assert second.deck not in html and "?hand=2#hand-2" in html  # the others a link away
+    second_page = get(client, "match", match.code, hand=2)
+    assert second.deck in second_page and second.salt in second_page
     assert "won the match" in html
     assert "Stopped when the match ended." in html
     assert "<polyline" in html  # the scores, hand by hand

@@ -482,12 +482,13 @@ def public_match_view(match: Match, detail: int | None = None) -> PublicMatchVie
     """The whole match for the public page: the table in play while it runs
     (``public_table_view``), every hand's record (``public_hand_view``), and
     one revealed hand in full, with its moves and replay: hand number
-    ``detail``, or the last revealed one. A fixed number of queries, and work
+    ``detail``, or the last one that ended. A fixed number of queries, and work
     that does not grow with the number of hands."""
     seats = state.seats_of(match)
     hand_rows = list(match.hands.select_related(*PLAYER_FIELDS).order_by("number"))
     revealed = [row for row in hand_rows if is_revealed(match, row)]
-    shown = next((row for row in revealed if row.number == detail), revealed[-1] if revealed else None)
+    ended = [row for row in revealed if row.is_over] or revealed  # a hand stopped by an admin is seldom the one to see
+    shown = next((row for row in revealed if row.number == detail), ended[-1] if ended else None)
     running = hand_rows[-1] if match.status == Match.Status.RUNNING and hand_rows else None
     wanted = [row.pk for row in (shown, running) if row is not None]
     logged: dict[int, list[tuple[dict, str | None]]] = {pk: [] for pk in wanted}
