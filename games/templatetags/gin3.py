@@ -10,6 +10,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.engine import Card, parse_cards
 
@@ -75,10 +76,10 @@ def move(value) -> SafeString:
 
 
 DEAL_MARKS = {
-    "captain": _("C"),
-    "box": _("B"),
-    "upcard": _("U"),
-    "stock": _("S"),
+    "captain": pgettext_lazy("a card dealt to the captain", "C"),
+    "box": pgettext_lazy("a card dealt to the box", "B"),
+    "upcard": pgettext_lazy("the upcard", "U"),
+    "stock": pgettext_lazy("a card of the stock", "S"),
 }
 
 
