@@ -164,7 +164,7 @@ def seed(connection, matches: int, players: int) -> None:
 
     def numbers(upto: int) -> str:
         if pg:
-            return f"(SELECT generate_series(1, {upto}) AS n) AS nums"
+            return f"(SELECT generate_series(1, {upto})::bigint AS n) AS nums"
         return f"(WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c WHERE n < {upto}) SELECT n FROM c) AS nums"
 
     def ago(seconds: str) -> str:

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -130,6 +131,7 @@ class Match(models.Model):
         indexes = [  # the public pages' lists: the last finished, the last moved
             models.Index(fields=["status", "-finished_at", "-id"], name="match_recently_finished"),
             models.Index(fields=["status", "-last_move_at", "-id"], name="match_recently_moved"),
+            models.Index(fields=["-created_at"], condition=Q(is_open=True, status="lobby"), name="match_open_lobby"),
         ]
 
     def __str__(self) -> str:
@@ -322,7 +324,10 @@ class PlayerRecord(models.Model):
 
     class Meta:
         indexes = [
-            models.Index(fields=["is_computer", "-rating", "player"], name="record_ranking"),
+            # Partial: a boolean first in an index is no help to SQLite, which
+            # reads ``WHERE NOT is_computer`` as no equality on it.
+            models.Index(fields=["-rating", "player"], condition=Q(is_computer=False), name="record_people_ranking"),
+            models.Index(fields=["-rating", "player"], condition=Q(is_computer=True), name="record_computer_ranking"),
             models.Index(fields=["search_name"], name="record_search"),
         ]
 

@@ -34,6 +34,7 @@ COMPUTERS_SHOWN = 10
 MATCHES_LISTED = 8
 RIVALS = 6
 HISTORY = 100
+LATEST_SEATS = 200
 PERIOD_DAYS = 30
 RANKED_AFTER = getattr(settings, "GIN3_RANKED_AFTER", 5)
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("position"))
@@ -111,8 +112,11 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     page = _page_number(request)
     results = PlayerMatch.objects.filter(player=player).order_by("-finished_at", "-match")
     finished, has_next = _one_page(results.select_related("match", "match__winner"), page)
+    # His unfinished matches among his latest seats: a computer player sits in
+    # a great many finished ones, which a join from his seats would all read.
+    latest_seats = Seat.objects.filter(player=player).order_by("-pk").values("match")[:LATEST_SEATS]
     running = list(
-        Match.objects.filter(seats__player=player, status__in=(Match.Status.LOBBY, Match.Status.RUNNING))
+        Match.objects.filter(pk__in=latest_seats, status__in=(Match.Status.LOBBY, Match.Status.RUNNING))
         .prefetch_related(SEATS)
         .order_by("-pk")[:MATCHES_LISTED]
     )

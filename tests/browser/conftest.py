@@ -26,9 +26,6 @@ ARGS = [
     "--no-first-run",
 ]
 SCREENSHOTS = Path(settings.BASE_DIR) / "var" / "screenshots"
-# Playwright's sync API runs an event loop in the test's thread; Django then
-# refuses database calls there unless told that this is deliberate.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def _missing(what: str) -> None:
@@ -37,18 +34,30 @@ def _missing(what: str) -> None:
     pytest.skip(what)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
+    """Chromium for one module's tests. Playwright's sync API keeps an event loop
+    running in the test thread while it lives: Django refuses database calls
+    there unless told it is deliberate, and the other tests' ``asyncio.run``
+    would fail, so both last only as long as this fixture."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         _missing("playwright is not installed (pip install -r requirements.txt)")
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         _missing("chromium is not installed (apt-get install -y chromium)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield browser
-        browser.close()
+    allowed = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+            yield browser
+            browser.close()
+    finally:
+        if allowed is None:
+            del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = allowed
 
 
 @pytest.fixture(autouse=True)
