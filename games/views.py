@@ -71,9 +71,9 @@ def scoreboard(request: HttpRequest) -> HttpResponse:
     if query:
         key = query.casefold()
         rows = records.filter(search_name__gte=key, search_name__lt=key + "\U0010ffff", search_name__startswith=key)
-        rows = rows.order_by("search_name", "player")
+        rows = rows.order_by("search_name", "player_id")
     else:
-        rows = records.filter(is_computer=False, matches__gte=RANKED_AFTER).order_by("-rating", "player")
+        rows = records.filter(is_computer=False, matches__gte=RANKED_AFTER).order_by("-rating", "player_id")
         if period == "30d":
             rows = rows.filter(last_played__gte=since)
     shown, has_next = _one_page(rows, page)
@@ -93,7 +93,7 @@ def scoreboard(request: HttpRequest) -> HttpResponse:
         "ranked": [(rank, record, recent.get(record.player_id)) for rank, record in ranked],
         "ranked_after": RANKED_AFTER,
         "period_days": PERIOD_DAYS,
-        "computers": records.filter(is_computer=True).order_by("-rating", "player")[:COMPUTERS_SHOWN],
+        "computers": records.filter(is_computer=True).order_by("-rating", "player_id")[:COMPUTERS_SHOWN],
         "running": matches.filter(status=Match.Status.RUNNING).order_by("-last_move_at", "-pk")[:MATCHES_LISTED],
         "finished": matches.filter(status=Match.Status.FINISHED).order_by("-finished_at", "-pk")[:MATCHES_LISTED],
     }
@@ -110,7 +110,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     player = get_object_or_404(Player, pk=pk)
     record = PlayerRecord.objects.filter(player=player).first()
     page = _page_number(request)
-    results = PlayerMatch.objects.filter(player=player).order_by("-finished_at", "-match")
+    results = PlayerMatch.objects.filter(player=player).order_by("-finished_at", "-match_id")
     finished, has_next = _one_page(results.select_related("match", "match__winner"), page)
     # His unfinished matches among his latest seats: a computer player sits in
     # a great many finished ones, which a join from his seats would all read.
@@ -127,7 +127,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
     rated = list(results.filter(rating_after__isnull=False).values_list("rating_before", "rating_after")[:HISTORY])
     history = [rated[-1][0], *(after for _before, after in reversed(rated))] if rated else []
     chart = line_chart([("", history)])
-    rivals = HeadToHead.objects.filter(player=player).select_related("opponent").order_by("-matches", "opponent")
+    rivals = HeadToHead.objects.filter(player=player).select_related("opponent").order_by("-matches", "opponent_id")
     context = {
         "player": player,
         "record": record,
