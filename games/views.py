@@ -49,7 +49,9 @@ def _page_number(request: HttpRequest) -> int:
 
 def _one_page(rows, page: int) -> tuple[list, bool]:
     """A page of rows and whether another follows: one more row is read, not
-    counted over the table (a COUNT would grow with it)."""
+    counted over the table (a COUNT would grow with it). A deep page still
+    walks the index entries before it (OFFSET), which grows with the page
+    number, never with the table; ``LAST_PAGE`` bounds it."""
     start = (page - 1) * PER_PAGE
     found = list(rows[start : start + PER_PAGE + 1])
     return found[:PER_PAGE], len(found) > PER_PAGE
