@@ -78,7 +78,11 @@ def scoreboard(request: HttpRequest) -> HttpResponse:
         rows = records.filter(is_computer=False, matches__gte=RANKED_AFTER).order_by("-rating", "player_id")
         if period == "30d":
             rows = rows.filter(last_played__gte=since)
-    shown, has_next = _one_page(rows, page)
+    # The page's keys first, without the join to the players: an OFFSET then
+    # skips index entries only, and the names are read for the page alone.
+    keys, has_next = _one_page(rows.values_list("player_id", flat=True), page)
+    found = records.in_bulk(keys)
+    shown = [found[key] for key in keys]
     first_rank = (page - 1) * PER_PAGE + 1
     ranked = [(None if query else first_rank + index, record) for index, record in enumerate(shown)]
     recent = {}
