@@ -40,7 +40,7 @@ def hand_finished(hand_row: Hand, winner: Player | None) -> None:
 def match_finished(match: Match, winner: Player | None, reason: str) -> None:
     """Add a finished match to its players' totals, days, head-to-head counts
     and ratings. Called in the transaction that ends it, under its lock."""
-    if winner is None:  # aborted: it counts for nothing
+    if match.status != Match.Status.FINISHED:  # aborted: it counts for nothing
         return
     outcome = outcome_of(
         match,
@@ -89,7 +89,8 @@ def outcome_of(match: Match, hands: Iterable[dict], seats: Iterable[dict], resig
     seats = sorted(seats, key=lambda seat: seat["position"])
     seated = [seat["player"] for seat in seats]
     last = seated.index(resigned) if resigned in seated else None
-    ranks = finishing_ranks([seat["score"] for seat in seats], seated.index(match.winner_id), last)
+    winner = seated.index(match.winner_id) if match.winner_id in seated else None  # R10.3: perhaps nobody
+    ranks = finishing_ranks([seat["score"] for seat in seats], winner, last)
     totals: dict[int, Counter] = defaultdict(Counter)
     for player in seated:
         totals[player]["matches"] += 0
