@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -111,7 +112,6 @@ class Match(models.Model):
     undercut_bonus = models.PositiveSmallIntegerField(default=10)
     target = models.PositiveSmallIntegerField(default=100)
     may_discard_taken = models.BooleanField(default=False)
-    is_open = models.BooleanField(default=False, db_index=True, help_text=_("Listed in the public lobby."))
     move_seconds = models.PositiveIntegerField(default=86400)
     deadline = models.DateTimeField(
         null=True, blank=True, help_text=_("When the turn's time runs out; the clock scan acts then.")
@@ -137,15 +137,22 @@ class Match(models.Model):
     started_at = models.DateTimeField(null=True, blank=True)
     last_move_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    is_open = models.BooleanField(
+        default=False, db_index=True, help_text=_("Listed in the public lobby for anyone to join.")
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "matches"
-        # The clock scan's indexes (automation.next_due): the matches of a status whose
-        # moment has come, in the order they came, whatever the size of the table.
         indexes = [
+            # The clock scan's (automation.next_due): the matches of a status whose
+            # moment has come, in the order they came, whatever the size of the table.
             models.Index(fields=["status", "deadline"], name="match_due_deadline"),
             models.Index(fields=["status", "remind_at"], name="match_due_reminder"),
+            # The public pages' lists: the last finished, the last moved, the open lobby.
+            models.Index(fields=["status", "-finished_at", "-id"], name="match_recently_finished"),
+            models.Index(fields=["status", "-last_move_at", "-id"], name="match_recently_moved"),
+            models.Index(fields=["-created_at"], condition=Q(is_open=True, status="lobby"), name="match_open_lobby"),
         ]
 
     def __str__(self) -> str:
@@ -205,6 +212,14 @@ class Hand(models.Model):
     summary = models.JSONField(default=dict, blank=True, help_text=_("Arrangements and layoffs."))
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Who played it, as dealt, and who earned its points: a seat may change hands
+    # later (an admin's replacement) without rewriting the hands before.
+    box_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
+    captain_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
+    sitter_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
+    winner_player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text=_("Who scored it.")
+    )
 
     class Meta:
         ordering = ["match", "number"]
@@ -308,3 +323,106 @@ class ProcessedUpdate(models.Model):
 
     def __str__(self) -> str:
         return self.key
+
+
+# Records and ratings: kept by games.services.records and games.services.ratings in
+# the transaction that finishes each hand and match, so that no page ever adds
+# them up; ``manage.py recomputerecords`` rebuilds them from the log and the hands.
+
+INITIAL_MU = 25.0
+INITIAL_SIGMA = INITIAL_MU / 3
+
+
+class PlayerRecord(models.Model):
+    """A player's totals over finished matches, and his rating."""
+
+    player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="record")
+    is_computer = models.BooleanField(default=False)
+    search_name = models.CharField(max_length=64, help_text=_("The name case-folded, for search by its start."))
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0, help_text=_("Points he scored himself, hand by hand."))
+    hands_won_box = models.PositiveIntegerField(default=0)
+    hands_won_captain = models.PositiveIntegerField(default=0)
+    knocks = models.PositiveIntegerField(default=0, help_text=_("Hands won by knocking (not gin)."))
+    gins = models.PositiveIntegerField(default=0)
+    undercuts = models.PositiveIntegerField(default=0, help_text=_("Hands won by undercutting the knocker."))
+    mu = models.FloatField(default=INITIAL_MU)
+    sigma = models.FloatField(default=INITIAL_SIGMA)
+    rating = models.IntegerField(default=1000, help_text=_("What the pages show: a cautious estimate."))
+    last_played = models.DateField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # Partial: a boolean first in an index is no help to SQLite, which
+            # reads ``WHERE NOT is_computer`` as no equality on it.
+            models.Index(fields=["-rating", "player"], condition=Q(is_computer=False), name="record_people_ranking"),
+            models.Index(fields=["-rating", "player"], condition=Q(is_computer=True), name="record_computer_ranking"),
+            models.Index(fields=["search_name"], name="record_search"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}: {self.rating}"
+
+    @property
+    def hands_won(self) -> int:
+        return self.hands_won_box + self.hands_won_captain
+
+    @property
+    def points_per_hand_won(self) -> float | None:
+        return self.points / self.hands_won if self.hands_won else None
+
+
+class PlayerDay(models.Model):
+    """One player's results of one day (UTC): the "last 30 days" adds up at most
+    30 of these per player shown, whatever the size of the tables."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0)
+    hands_won = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "day"], name="one_day_row_per_player")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} {self.day}"
+
+
+class PlayerMatch(models.Model):
+    """A finished match as one of its players played it: his own points (which
+    stay his if his seat changed hands) and what it did to his rating."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField()
+    won = models.BooleanField(default=False)
+    points = models.PositiveIntegerField(default=0)
+    rating_before = models.IntegerField(null=True, blank=True)
+    rating_after = models.IntegerField(null=True, blank=True, help_text=_("Empty: not rated (he left the seat)."))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["match", "player"], name="one_result_per_player")]
+        indexes = [models.Index(fields=["player", "-finished_at", "-match"], name="player_match_recent")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.match_id}"
+
+
+class HeadToHead(models.Model):
+    """How often ``player`` met ``opponent`` in finished matches, and who won."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0, help_text=_("Matches the opponent won."))
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["player", "opponent"], name="one_row_per_pair")]
+        indexes = [models.Index(fields=["player", "-matches", "opponent"], name="head_to_head_most")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} v {self.opponent_id}"

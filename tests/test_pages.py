@@ -1,27 +1,23 @@
-"""The public pages: the scoreboard's ranking and what a match page may show.
-
-A running match's page shows only what lies face up (R4.4): no card of the
-box's or the captain's hand and none of the stock, checked card by card.
-"""
+"""The public pages: scoreboard, player, match (replay, commitment, live table)
+and lobby; what they show, that they never show a hidden card (R4.4), and that
+each costs a fixed number of queries however many matches are stored."""
 
 from __future__ import annotations
 
-import re
-from itertools import count
+import json
 
 import pytest
 from django.urls import reverse
-from django.utils import timezone
 
-from games.models import Hand, Match, Player, Seat
-from games.services import automation, handle, moderation
+from games.engine import parse_action, parse_cards, replay
+from games.models import Match, Player, PlayerRecord
+from games.services import handle, moderation
 from games.services.change import change
 from games.services.play import load_table
 from games.services.players import terminal_player
+from games.services.visibility import public_match_view
 
-CARD_TOKEN = re.compile(r"(?<!\w)[A2-9TJQK][shdc](?!\w)")
-SUIT_SYMBOLS = "♠♥♦♣"
-codes = count(1)
+from .pages_support import cards_on, finished_match, running_match, secret_cards, step
 
 
 @pytest.fixture(autouse=True)
@@ -34,156 +30,266 @@ def ann(db) -> Player:
     return terminal_player("ann", "Ann")
 
 
-def running_match(player: Player, options: str = "") -> Match:
-    """A running match of ``player`` and two computer players."""
-    handle(player, f"new {options}".strip(), "terminal")
-    handle(player, "bot", "terminal")
-    handle(player, "bot", "terminal")
-    return Match.objects.get(seats__player=player, status=Match.Status.RUNNING)
-
-
-def step(match: Match, player: Player) -> None:
-    """One move: a computer player's if one is to move, else the player's safe move."""
-    if automation.play_computer_move(match.pk):
-        return
-    with change():
-        move = automation.safe_move(load_table(match.pk).hand)
-    handle(player, str(move), "terminal")
-
-
-def page(client, match: Match) -> str:
-    response = client.get(reverse("games:match", args=[match.code]))
+def get(client, name: str, *args, **params) -> str:
+    response = client.get(reverse(f"games:{name}", args=args), params)
     assert response.status_code == 200
     return response.content.decode()
 
 
-def hidden_cards(match: Match) -> set[str]:
-    """The cards nobody outside may see now: both hands and the stock."""
-    with change():
-        hand = load_table(match.pk).hand
-    return {str(card) for card in (*hand.box, *hand.captain, *hand.stock)}
+def people(*names: str) -> list[Player]:
+    return [Player.objects.create(display_name=name) for name in names]
+
+
+def play_first_hand(match: Match, player: Player) -> Match:
+    while not match.hands.filter(ended_at__isnull=False).exists():
+        step(match, player)
+    return Match.objects.get(pk=match.pk)
 
 
 # Scoreboard ---------------------------------------------------------------------
 
 
-def played(
-    players: list[Player], scores: list[int], winner: Player | None, hands=(), status=Match.Status.FINISHED
-) -> Match:
-    """A match as the log would leave it: seats with scores, hands with results."""
-    match = Match.objects.create(code=f"T{next(codes)}", status=status, winner=winner, finished_at=timezone.now())
-    for position, (player, score) in enumerate(zip(players, scores, strict=True)):
-        Seat.objects.create(match=match, player=player, position=position, score=score)
-    for number, (result, winner_position) in enumerate(hands, start=1):
-        Hand.objects.create(
-            match=match,
-            number=number,
-            box=0,
-            captain=1,
-            sitter=2,
-            deck="-",
-            salt="-",
-            commitment="-",
-            result=result,
-            winner=winner_position,
-            points=10,
-            ended_at=timezone.now(),
-        )
-    return match
-
-
 @pytest.mark.django_db
-def test_scoreboard_ranks_by_wins_then_points(client):
-    ann, bob, cy = (Player.objects.create(display_name=name) for name in ("Ann", "Bob", "Cy"))
+def test_scoreboard_ranks_people_by_rating_and_computers_apart(client, settings):
+    ann, bob, cy, dee = people("Ann", "Bob", "Cy", "Dee")
     bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="strong")
-    played([ann, bob, cy], [100, 20, 0], ann, hands=[("gin", 0), ("undercut", 1), ("knock", 0)])
-    played([ann, bob, cy], [10, 120, 5], bob, hands=[("gin", 1), ("draw", None)])
-    played([ann, bob, bot], [40, 100, 30], bob)
-    played([ann, bob, cy], [101, 50, 0], ann)
-    played([ann, bob, cy], [0, 0, 500], None, hands=[("gin", 2)], status=Match.Status.ABORTED)
+    for _round in range(5):
+        finished_match([ann, bob, cy], [100, 40, 10], ann)
+        finished_match([ann, bob, bot], [20, 100, 50], bot)
+    finished_match([dee, ann, bob], [100, 0, 0], dee)  # Dee has one match: not ranked yet
 
-    response = client.get(reverse("games:scoreboard"))
+    html = get(client, "scoreboard")
 
-    assert response.status_code == 200
-    rows = {player.display_name: player for player in response.context["players"]}
-    assert list(rows) == ["Bob", "Ann", "Bot 1", "Cy"]  # Bob and Ann: 2 wins, Bob more points
-    assert (rows["Ann"].games, rows["Ann"].wins, rows["Ann"].points) == (4, 2, 251)
-    assert (rows["Ann"].gins, rows["Ann"].undercuts) == (1, 0)
-    assert (rows["Bob"].gins, rows["Bob"].undercuts) == (1, 1)
-    assert (rows["Cy"].games, rows["Cy"].points, rows["Cy"].gins) == (3, 5, 0)  # the aborted match does not count
-    html = response.content.decode()
-    assert html.index("Bob") < html.index("Ann") < html.index("Cy")
-    assert "50%" in html  # Ann's win rate
-    assert "(computer)" in html
+    ranked = [record.player.display_name for _rank, record, _recent in get_context(client, "ranked")]
+    assert "Bot 1" not in ranked and "Dee" not in ranked
+    assert set(ranked) == {"Ann", "Bob", "Cy"}
+    ratings = [record.rating for _rank, record, _recent in get_context(client, "ranked")]
+    assert ratings == sorted(ratings, reverse=True)
+    assert [r.player.display_name for r in get_context(client, "computers")] == ["Bot 1"]
+    assert reverse("games:player", args=[ann.pk]) in html
+    assert reverse("games:player", args=[bot.pk]) in html
+    assert reverse("games:match", args=[Match.objects.latest("finished_at").code]) in html
+
+
+def get_context(client, key: str, **params):
+    return client.get(reverse("games:scoreboard"), params).context[key]
 
 
 @pytest.mark.django_db
-def test_scoreboard_links_running_and_finished_matches(client, ann):
+def test_scoreboard_last_30_days_shows_who_played_lately_with_the_period_totals(client):
+    ann, bob, cy, old = people("Ann", "Bob", "Cy", "Old")
+    for _round in range(5):
+        finished_match([old, bob, cy], [100, 0, 0], old, days_ago=90)
+    for _round in range(5):
+        finished_match([ann, bob, cy], [100, 0, 0], ann, days_ago=2)
+    rows = get_context(client, "ranked", period="30d")
+    names = [record.player.display_name for _rank, record, _recent in rows]
+    assert "Old" not in names and "Ann" in names
+    recent = {record.player.display_name: totals for _rank, record, totals in rows}
+    assert (recent["Ann"]["matches"], recent["Ann"]["wins"]) == (5, 5)
+    assert recent["Bob"]["matches"] == 5  # his 5 matches of 90 days ago are not counted
+    assert "Old" in [r.player.display_name for _rank, r, _t in get_context(client, "ranked")]
+
+
+@pytest.mark.django_db
+def test_scoreboard_searches_by_the_start_of_a_name_and_pages(client, settings):
+    players = people(*(f"Zed {number:02}" for number in range(30)), "Amy", "Bo")
+    amy, bo = players[-2:]
+    for index in range(30):
+        for _round in range(5):
+            finished_match([players[index], amy, bo], [100, 0, 0], players[index])
+    found = [record.player.display_name for _r, record, _t in get_context(client, "ranked", q="zED 1")]
+    assert found == [f"Zed {number}" for number in range(10, 20)]
+    assert get_context(client, "ranked", q="nobody") == []
+    first = get_context(client, "ranked")
+    second = get_context(client, "ranked", page=2)
+    assert len(first) == 25 and len(second) == 32 - 25
+    assert second[0][0] == 26  # ranks go on across pages
+    assert "page=2" in get(client, "scoreboard") and "page=3" not in get(client, "scoreboard", page=2)
+    assert client.get(reverse("games:scoreboard"), {"page": "x"}).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("params", [{}, {"period": "30d"}, {"q": "a"}])
+def test_scoreboard_queries_do_not_grow_with_the_matches(client, django_assert_max_num_queries, params):
+    ann, bob, cy = people("Ann", "Bob", "Cy")
+    for _round in range(12):
+        finished_match([ann, bob, cy], [100, 10, 0], ann)
+    with django_assert_max_num_queries(9):
+        client.get(reverse("games:scoreboard"), params)
+
+
+# Player page ---------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_player_page_shows_rating_chart_totals_matches_and_head_to_head(client):
+    ann, bob, cy, dee = people("Ann", "Bob", "Cy", "Dee")
+    for _round in range(3):
+        finished_match([ann, bob, cy], [100, 40, 10], ann)
+    finished_match([ann, bob, dee], [0, 100, 30], bob)
+    record = PlayerRecord.objects.get(player=ann)
+
+    html = get(client, "player", ann.pk)
+
+    assert f"Rating {record.rating}" in html
+    assert "<polyline" in html  # the rating's history
+    assert "Hands won as box" in html and "Points per hand won" in html
+    assert html.count('class="tag win"') == 3 and html.count('class="tag loss"') == 1
+    rivals = [
+        (r.opponent.display_name, r.matches, r.wins, r.losses)
+        for r in client.get(reverse("games:player", args=[ann.pk])).context["rivals"]
+    ]
+    assert rivals[:2] == [("Bob", 4, 3, 1), ("Cy", 3, 3, 0)]
+    assert reverse("games:player", args=[bob.pk]) in html
+
+
+@pytest.mark.django_db
+def test_player_page_lists_running_matches_and_pages_the_finished(client, ann):
     match = running_match(ann)
-    other = running_match(terminal_player("bea", "Bea"))
-    moderation.adjudicate(other, 0, "root", "test")
-    html = client.get(reverse("games:scoreboard")).content.decode()
+    bob, cy = people("Bob", "Cy")
+    for _round in range(30):
+        finished_match([ann, bob, cy], [100, 0, 0], ann)
+    html = get(client, "player", ann.pk)
     assert reverse("games:match", args=[match.code]) in html
-    assert reverse("games:match", args=[other.code]) in html
-
-
-# Match page ---------------------------------------------------------------------
+    assert "page=2" in html
+    assert get(client, "player", ann.pk, page=2).count('class="tag win"') == 5
 
 
 @pytest.mark.django_db
-def test_running_match_shows_no_hidden_card(client, ann):
+def test_player_page_queries_do_not_grow_with_his_matches(client, ann, django_assert_max_num_queries):
+    running_match(ann)
+    bob, cy = people("Bob", "Cy")
+    for _round in range(30):
+        finished_match([ann, bob, cy], [100, 0, 0], ann)
+    with django_assert_max_num_queries(10):
+        client.get(reverse("games:player", args=[ann.pk]))
+
+
+@pytest.mark.django_db
+def test_unknown_player_is_404(client):
+    assert client.get(reverse("games:player", args=[999999])).status_code == 404
+
+
+# Match page: running -----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_r4_4_a_running_match_never_shows_a_hidden_card(client, ann):
     match = running_match(ann)
     hand_row = match.hands.get()
-    for _move in range(12):
-        html = page(client, match)
+    for _move in range(40):
+        html = get(client, "match", match.code)
+        live = client.get(reverse("games:live", args=[match.code])).content.decode()
         assert "Hand 1 in play" in html
         assert hand_row.commitment in html
-        assert not set(CARD_TOKEN.findall(html)) & hidden_cards(match)
-        assert not set(html) & set(SUIT_SYMBOLS)
-        assert hand_row.salt not in html
+        assert not cards_on(html) & secret_cards(match)
+        assert not cards_on(live) & secret_cards(match)
+        assert hand_row.salt not in html and hand_row.salt not in live
         step(match, ann)
         if match.hands.filter(ended_at__isnull=False).exists():
             break
 
 
 @pytest.mark.django_db
-def test_running_match_shows_the_public_table(client, ann):
+def test_running_match_shows_the_public_table_in_symbols(client, ann):
     match = running_match(ann)
     with change():
         table = load_table(match.pk)
-    html = page(client, match)
-    assert str(table.hand.pile[-1]) in html
-    assert f"Cards in the stock: {len(table.hand.stock)}" in html
+    html = get(client, "match", match.code)
+    top = table.hand.pile[-1]
+    assert top.symbol.replace("T", "10")[-1] in html
+    assert {str(top)} <= cards_on(html)
+    assert f"data-stock>{len(table.hand.stock)}<" in html
     assert table.name(table.mover) in html
     assert "Ann" in html and "Bot 1" in html
 
 
 @pytest.mark.django_db
-def test_finished_match_shows_every_deck_and_how_to_verify(client, ann):
-    match = running_match(ann, "to 500")  # so that the first hand cannot end it
-    while not match.hands.filter(ended_at__isnull=False).exists():
-        step(match, ann)
-    moderation.adjudicate(match, 0, "root", "test")
-    html = page(client, match)
-    first, second = match.hands.all()
-    for hand in (first, second):  # the second was in play when the match ended
-        assert hand.deck in html and hand.salt in html and hand.commitment in html
-    assert 'sha256("salt:deck")' in html
-    assert "won the match" in html
-    assert f"scores {first.points}" in html or "Drawn" in html
-    moves = first.events.filter(kind="move").values_list("data", flat=True)
-    assert moves and all(move["move"] in html for move in moves)  # public once the match is over
+def test_r3_2_the_public_page_never_says_a_move_was_the_sitters_advice(client, match3):
+    from .conftest import player_in_role
+
+    captain, sitter = player_in_role(match3, "captain"), player_in_role(match3, "sitter")
+    handle(sitter, "suggest take", "terminal")
+    handle(captain, "accept", "terminal")
+    view = public_match_view(Match.objects.get(pk=match3.pk))
+    assert view.table.moves and all("suggestion" not in move.automatic for move in view.table.moves)
+    assert "suggest" not in get(client, "live", match3.code)
 
 
 @pytest.mark.django_db
-def test_a_finished_hand_is_revealed_while_the_match_runs(client, ann):
-    match = running_match(ann, "to 500")
-    while not match.hands.filter(ended_at__isnull=False).exists():
-        step(match, ann)
+def test_live_json_answers_304_while_nothing_moved_and_follows_each_move(client, ann):
+    match = running_match(ann)
+    url = reverse("games:live", args=[match.code])
+    first = client.get(url)
+    data = json.loads(first.content)
+    assert data["table"]["hand_number"] == 1 and data["version"] == match.version
+    assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 304
+    assert client.get(url, {"v": data["version"]}).status_code == 304
+    before = data["table"]["stock_count"], len(data["table"]["moves"])
+    step(match, ann)
+    moved = json.loads(client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).content)
+    assert moved["version"] > data["version"]
+    assert (moved["table"]["stock_count"], len(moved["table"]["moves"])) != before
+    assert client.get(reverse("games:live", args=["ZZZZ"])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_live_json_poll_that_finds_nothing_new_is_one_query(client, ann, django_assert_num_queries):
+    match = running_match(ann)
+    with django_assert_num_queries(1):
+        assert client.get(reverse("games:live", args=[match.code]), {"v": match.version}).status_code == 304
+
+
+# Match page: finished hands ----------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_replay_steps_are_the_engine_hand_after_each_move(client, ann):
+    match = play_first_hand(running_match(ann, "to 500"), ann)
+    row = match.hands.get(number=1)
+    logged = row.events.filter(kind="move").order_by("seq").values_list("data", flat=True)
+    moves = [parse_action(data["move"]) for data in logged]
+    hand = public_match_view(match).hands[0]
+    assert len(hand.steps) == len(moves) + 1
+    for index, replay_step in enumerate(hand.steps):
+        engine = replay(parse_cards(row.deck), moves[:index], match.options)
+        assert (replay_step.box, replay_step.captain) == (tuple(sorted(engine.box)), tuple(sorted(engine.captain)))
+        assert replay_step.stock_count == len(engine.stock)
+        assert replay_step.pile_top == (engine.pile[-1] if engine.pile else None)
+    page = client.get(reverse("games:match", args=[match.code])).content.decode()
+    data = json.loads(page.split('<script id="replays" type="application/json">')[1].split("</script>")[0])
+    assert len(data["1"]["steps"]) == len(moves) + 1
+
+
+@pytest.mark.django_db
+def test_finished_hand_lists_every_move_the_deal_order_and_how_to_verify(client, ann):
+    match = play_first_hand(running_match(ann, "to 500"), ann)
+    first = match.hands.get(number=1)
+    html = get(client, "match", match.code)
+    assert first.deck in html and first.salt in html and first.commitment in html
+    assert 'sha256("salt:deck")' in html
+    assert "the 21st card is turned face up" in html
+    assert html.count("<figure>") == 52
+    logged = first.events.filter(kind="move").count()
+    listed = html.split("data-steps>")[1].split("</ol>")[0].count("<li")
+    assert listed == logged + 1 + (1 if first.result in ("knock", "gin", "undercut") else 0)
+    assert set(cards_on(first.deck)) <= cards_on(html)
+
+
+@pytest.mark.django_db
+def test_finished_match_reveals_the_hand_it_stopped_and_names_the_winner(client, ann):
+    match = play_first_hand(running_match(ann, "to 500"), ann)
+    moderation.adjudicate(match, 0, "root", "test")
+    html = get(client, "match", match.code)
     first, second = match.hands.all()
-    html = page(client, match)
-    assert first.deck in html and first.salt in html
-    assert second.commitment in html and second.salt not in html and second.deck not in html
+    assert first.deck in html and first.salt in html  # the last hand that ended is shown in full
+    assert second.deck not in html and "?hand=2#hand-2" in html  # the others a link away
+    second_page = get(client, "match", match.code, hand=2)
+    assert second.deck in second_page and second.salt in second_page
+    assert "won the match" in html
+    assert "Stopped when the match ended." in html
+    assert "<polyline" in html  # the scores, hand by hand
 
 
 @pytest.mark.django_db
@@ -191,18 +297,76 @@ def test_aborted_match_reveals_the_hand_it_stopped(client, ann):
     match = running_match(ann)
     moderation.abort(match, "root", "test")
     hand = match.hands.get()
-    html = page(client, match)
+    html = get(client, "match", match.code)
     assert hand.deck in html and hand.salt in html
 
 
 @pytest.mark.django_db
-def test_lobby_shows_who_is_waiting(client, ann):
+def test_cards_show_rank_and_suit_symbol_in_red_or_black(client, ann):
+    match = play_first_hand(running_match(ann, "to 500"), ann)
+    html = get(client, "match", match.code)
+    assert '<span class="card red" title="10 hearts">10<span class="suit">♥</span></span>' in html
+    assert '<span class="card black" title="A spades">A<span class="suit">♠</span></span>' in html
+
+
+@pytest.mark.django_db
+def test_match_page_work_does_not_grow_with_its_hands(client, ann, django_assert_max_num_queries):
+    match = running_match(ann, "to 500")
+    for _hand in range(3):
+        count = match.hands.filter(ended_at__isnull=False).count()
+        while match.hands.filter(ended_at__isnull=False).count() == count:
+            step(match, ann)
+    with django_assert_max_num_queries(5):
+        html = get(client, "match", match.code)
+    assert html.count("data-replay=") == 1  # one hand replayed in full, the others a link away
+    assert html.count("?hand=") == 2
+    assert client.get(reverse("games:match", args=[match.code]), {"hand": "x"}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_lobby_match_page_shows_who_is_waiting_and_how_to_join(client, ann):
     handle(ann, "new", "terminal")
     match = Match.objects.get(seats__player=ann)
-    html = page(client, match)
-    assert "Waiting for players" in html and "Ann" in html
+    html = get(client, "match", match.code)
+    assert "Waiting for players" in html and "Ann" in html and f"join {match.code}" in html
 
 
 @pytest.mark.django_db
 def test_unknown_match_is_404(client):
     assert client.get(reverse("games:match", args=["ZZZZ"])).status_code == 404
+
+
+# Lobby ----------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_lobby_lists_open_matches_with_options_and_how_to_join(client, ann, settings):
+    settings.TELEGRAM_BOT_USERNAME = "gin3bot"
+    handle(ann, "new to 200", "terminal")
+    listed = Match.objects.get(seats__player=ann)
+    Match.objects.filter(pk=listed.pk).update(is_open=True)
+    handle(terminal_player("zoe", "Zoe Unlisted"), "new", "terminal")  # not listed publicly
+    html = get(client, "lobby")
+    assert f"join {listed.code}" in html and f"https://t.me/gin3bot?start=join_{listed.code}" in html
+    assert "to 200" in html and "Ann" in html and "Zoe Unlisted" not in html
+
+
+@pytest.mark.django_db
+def test_lobby_queries_are_few(client, ann, django_assert_max_num_queries):
+    for _match in range(5):
+        handle(ann, "new", "terminal")
+    Match.objects.update(is_open=True)
+    with django_assert_max_num_queries(3):
+        get(client, "lobby")
+
+
+# Languages ------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_hebrew_pages_are_right_to_left_and_the_switcher_sets_the_language(client):
+    html = client.get(reverse("games:scoreboard"), HTTP_ACCEPT_LANGUAGE="he").content.decode()
+    assert '<html lang="he" dir="rtl">' in html
+    response = client.post(reverse("games:set_language"), {"language": "lt", "next": "/"})
+    assert response.status_code == 302
+    assert '<html lang="lt" dir="ltr">' in client.get(reverse("games:scoreboard")).content.decode()

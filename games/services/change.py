@@ -135,6 +135,12 @@ def change(isolated: bool = False) -> Iterator[Work]:
             _current.reset(token)
 
 
+def pending_events() -> list[Event]:
+    """The events the change in progress has appended and not written yet (none outside a change)."""
+    work = _current.get()
+    return list(work.events) if work is not None else []
+
+
 def current() -> Work:
     """The change in progress; services that write call this from inside ``change()``."""
     work = _current.get()

@@ -22,7 +22,7 @@ from games.text.reasons import reason_text
 
 from ..models import Hand as HandRow
 from ..models import Match, Player, Seat
-from . import groups, outbox, state
+from . import groups, outbox, records, state
 from .change import current
 from .errors import ServiceError, StaleError
 from .visibility import MoveView, ResultView, result_view, role_names, seat_of_role, table_view
@@ -117,7 +117,7 @@ def start(match: Match) -> None:
     for seat in seats:
         outbox.send(seat.player, "cut", cut_text, match)
     groups.to_group(match, "cut", cut_text)
-    hand_row, hand = state.deal_hand(match, 1, roles)
+    hand_row, hand = state.deal_hand(match, seats, 1, roles)
     _begin_hand(Table(match, seats, hand_row, hand))
 
 
@@ -303,7 +303,8 @@ def _finish_hand(table: Table) -> ResultView:
     next_roles = {} if game.winner is not None else role_names_of(game.roles)
     view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner)
     hand_row.summary = summary_of(view)
-    hand_row.save(update_fields=["result", "winner", "points", "ended_at", "summary"])
+    records.hand_finished(hand_row, table.seat(winner).player if winner is not None else None)
+    hand_row.save(update_fields=["result", "winner", "winner_player", "points", "ended_at", "summary"])
     state.append_event(
         match,
         "hand_over",
@@ -321,7 +322,7 @@ def _finish_hand(table: Table) -> ResultView:
     if game.winner is not None:
         finish(match, table.seat(game.winner).player, "target")
         return view
-    hand_row, new_hand = state.deal_hand(match, hand_row.number + 1, game.roles)
+    hand_row, new_hand = state.deal_hand(match, table.seats, hand_row.number + 1, game.roles)
     table.hand_row, table.hand, table.moves = hand_row, new_hand, []
     _begin_hand(table)
     return view
@@ -369,3 +370,4 @@ def finish(match: Match, winner: Player | None, reason: str) -> None:
     match.paused_at = None
     match.paused_remaining = None
     state.append_event(match, "match_over", winner=winner.pk if winner else None, reason=reason)
+    records.match_finished(match, winner, reason)

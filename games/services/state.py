@@ -125,17 +125,23 @@ def shuffled_deck() -> list[Card]:
     return _shuffler.sample(DECK, len(DECK))
 
 
-def deal_hand(match: Match, number: int, roles: Roles) -> tuple[HandRow, Hand]:
-    """Shuffle and deal the next hand; it becomes the match's current hand."""
+def deal_hand(match: Match, seats: list[Seat], number: int, roles: Roles) -> tuple[HandRow, Hand]:
+    """Shuffle and deal the next hand; it becomes the match's current hand. Who holds
+    each role is kept on the hand as dealt: an admin may later put another player in a
+    seat, and the hands played stay the players' who played them."""
     deck = shuffled_deck()
     deck_text = " ".join(str(card) for card in deck)
     salt = secrets.token_hex(16)
+    players = {seat.position: seat.player_id for seat in seats}
     hand_row = HandRow.objects.create(
         match=match,
         number=number,
         box=roles.box,
         captain=roles.captain,
         sitter=roles.sitter,
+        box_player_id=players[roles.box],
+        captain_player_id=players[roles.captain],
+        sitter_player_id=players[roles.sitter],
         deck=deck_text,
         salt=salt,
         commitment=commitment_of(deck_text, salt),

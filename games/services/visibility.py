@@ -14,10 +14,10 @@ from datetime import datetime
 
 from django.utils.translation import gettext
 
-from games.engine import Card, Hand, Role, best_arrangements, deadwood
+from games.engine import Card, Hand, Role, best_arrangements, deadwood, deal, parse_action, parse_cards, replay
 from games.engine.hand import Discard, Knock, Phase
 
-from ..models import Event, Match, Outbox, Seat
+from ..models import Event, Match, Outbox, Player, Seat
 from ..models import Hand as HandRow
 from . import state
 
@@ -317,6 +317,25 @@ class HelpView:
 
 
 # Everyone: the public pages and the moderation desk --------------------------
+#
+# A running hand shows what lies face up: the pile (each card discarded, and
+# who took which back), the size of the stock, whose turn and the clock. No
+# hand's cards, no card of the stock, no deck and no salt, until it is revealed
+# (``is_revealed``); then all of it, move by move, so that anyone can replay it
+# and check the deck against the commitment published at the deal.
+
+
+@dataclass(frozen=True)
+class PublicMove:
+    """A move as anyone may know it: the card of a take (it lay face up on the
+    pile), of a discard and of a knock; the card of a draw only once the hand
+    is revealed (``card`` None before)."""
+
+    name: str
+    role: str
+    action: str  # "pass", "take", "draw", "discard" or "knock"
+    card: Card | None = None
+    automatic: str = ""
 
 
 @dataclass(frozen=True)
@@ -335,15 +354,32 @@ class PublicTableView:
     paused: bool
     commitment: str
     last_moves: tuple[MoveView, ...] = ()
+    moves: tuple[PublicMove, ...] = ()  # the hand so far, as anyone saw it
+    version: int = 0
+
+
+@dataclass(frozen=True)
+class ReplayStep:
+    """One moment of a revealed hand, everything face up: after ``move`` (the
+    deal when None), what each active player holds, the pile's top and the stock."""
+
+    move: PublicMove | None
+    box: tuple[Card, ...]
+    captain: tuple[Card, ...]
+    pile_top: Card | None
+    stock_count: int
+
+
+DEAL_PLACES = ("captain", "box")  # hand.py ``deal``: the captain first, then in turn
 
 
 @dataclass(frozen=True)
 class PublicHandView:
-    """A hand on the public page: its result once it ends, and its deck, salt
-    and moves once revealed (``is_revealed``); before that, its commitment only."""
+    """A hand on the public page: its result once it ends, and its deck, salt,
+    moves and replay once revealed (``is_revealed``); before that, its commitment only."""
 
     number: int
-    roles: tuple[tuple[str, str], ...]  # (role, name) for box, captain, sitter
+    roles: tuple[tuple[str, str], ...]  # (role, name) for box, captain, sitter, as dealt
     result: str
     winner: str
     points: int
@@ -351,7 +387,11 @@ class PublicHandView:
     commitment: str
     deck: str = ""
     salt: str = ""
-    moves: tuple[MoveView, ...] = ()
+    moves: tuple[PublicMove, ...] = ()
+    steps: tuple[ReplayStep, ...] = ()
+    dealt: tuple[tuple[Card, str], ...] = ()  # each card of the deck and where the deal put it
+    is_revealed: bool = False
+    is_detailed: bool = False  # with its deck, moves and replay (one hand per page: see ``public_match_view``)
 
 
 @dataclass(frozen=True)
@@ -368,6 +408,14 @@ class PublicMatchView:
     hands: tuple[PublicHandView, ...]
     created_at: datetime
     finished_at: datetime | None
+    version: int = 0
+    options: dict = field(default_factory=dict)
+    seat_names: tuple[tuple[str, ...], ...] = ()  # per seat, everyone who held it, in order
+    scores: tuple[tuple[int, ...], ...] = ()  # the three cumulative scores before hand 1 and after each hand
+    player_ids: dict[str, int] = field(default_factory=dict)  # name -> player, for links
+
+
+PLAYER_FIELDS = ("box_player", "captain_player", "sitter_player", "winner_player")
 
 
 def is_revealed(match: Match, hand_row: HandRow) -> bool:
@@ -377,10 +425,20 @@ def is_revealed(match: Match, hand_row: HandRow) -> bool:
 
 
 def public_table_view(
-    match: Match, seats: list[Seat], hand_row: HandRow, hand: Hand, last_moves: tuple[MoveView, ...] = ()
+    match: Match,
+    seats: list[Seat],
+    hand_row: HandRow,
+    hand: Hand,
+    last_moves: tuple[MoveView, ...] = (),
+    logged: list[tuple[dict, str | None]] | None = None,
 ) -> PublicTableView:
-    """The hand in play for someone who holds no seat: what lies face up and the counts."""
+    """The hand in play for someone who holds no seat: what lies face up and the
+    counts, and (given the hand's ``logged`` moves) the hand so far as anyone saw it."""
     names = {seat.position: seat.player.display_name for seat in seats}
+    moves = ()
+    if logged is not None:
+        players = hand_players(hand_row, seats)
+        moves = tuple(step.move for step in _steps(hand.deck, match, players, logged, revealed=False)[1:])
     return PublicTableView(
         code=match.code,
         hand_number=hand_row.number,
@@ -394,42 +452,130 @@ def public_table_view(
         paused=match.is_paused,
         commitment=hand_row.commitment,
         last_moves=tuple(move.without_advice() for move in last_moves),
+        moves=moves,
+        version=match.version,
     )
 
 
-def public_hand_view(match: Match, seats: list[Seat], hand_row: HandRow) -> PublicHandView:
-    """One hand's public record; the secret parts only once ``is_revealed``."""
-    names = {seat.position: seat.player.display_name for seat in seats}
-    roles = tuple((role, names[position]) for position, role in role_names(hand_row).items())
+def _steps(
+    deck: tuple[Card, ...],
+    match: Match,
+    players: dict[str, Player],
+    logged: list[tuple[dict, str | None]],
+    revealed: bool,
+) -> list[ReplayStep]:
+    """The hand replayed by the engine from its deck, move by move. Unless
+    ``revealed``, a step holds only what lies face up: no hand's cards, and a
+    draw without its card."""
+    hand = deal(deck, match.options)
+
+    def held(cards: tuple[Card, ...]) -> tuple[Card, ...]:
+        return tuple(sorted(cards)) if revealed else ()
+
+    steps = [ReplayStep(None, held(hand.box), held(hand.captain), hand.pile[-1], len(hand.stock))]
+    for data, actor in logged:
+        hand, events = hand.apply(parse_action(data["move"]))
+        event = events[0]
+        card = event.card if revealed or event.kind != "draw" else None
+        name = actor or players[data["role"]].display_name
+        move = PublicMove(name, data["role"], event.kind, card, _public_note(data.get("automatic", "")))
+        pile_top = hand.pile[-1] if hand.pile else None
+        steps.append(ReplayStep(move, held(hand.box), held(hand.captain), pile_top, len(hand.stock)))
+    return steps
+
+
+def _public_note(automatic: str) -> str:
+    """How a move was made, as anyone may know it: a timeout or a computer, but
+    never whether the team followed the sitter's advice (R3.2)."""
+    return {"suggestion": "", "timeout-suggestion": "timeout"}.get(automatic, automatic)
+
+
+def hand_players(hand_row: HandRow, seats: list[Seat]) -> dict[str, Player]:
+    """Who played each role of a hand, as dealt (``Hand.box_player``...); a seat's
+    player now only for a hand that has no record of its own."""
+    by_position = {seat.position: seat.player for seat in seats}
+    return {
+        role: getattr(hand_row, f"{role}_player") or by_position[position]
+        for position, role in role_names(hand_row).items()
+    }
+
+
+def hand_winner(hand_row: HandRow, seats: list[Seat]) -> Player | None:
+    """Who scored a hand: the player who held the winning seat when it was won."""
+    if hand_row.winner is None:
+        return None
+    return hand_row.winner_player or next(seat.player for seat in seats if seat.position == hand_row.winner)
+
+
+def public_hand_view(
+    match: Match,
+    seats: list[Seat],
+    hand_row: HandRow,
+    logged: list[tuple[dict, str | None]] | None = None,
+    detailed: bool = True,
+) -> PublicHandView:
+    """One hand's public record, naming the players who played it (not those
+    seated now); the secret parts, its moves and its replay only once
+    ``is_revealed``, and only if ``detailed``. ``logged``: its moves (data,
+    actor's name) if already loaded."""
+    players = hand_players(hand_row, seats)
+    roles = tuple((role, player.display_name) for role, player in players.items())
+    winner = hand_winner(hand_row, seats)
     view = PublicHandView(
         number=hand_row.number,
         roles=roles,
         result=hand_row.result,
-        winner=names[hand_row.winner] if hand_row.winner is not None else "",
+        winner=winner.display_name if winner else "",
         points=hand_row.points,
         summary=hand_row.summary if hand_row.is_over else {},
         commitment=hand_row.commitment,
     )
     if not is_revealed(match, hand_row):
         return view
-    logged = hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
-    # Who made a move: its actor, else (a timeout) whoever holds the seat now.
-    moves = tuple(
-        MoveView(actor or names[data["seat"]], data["move"], data.get("automatic", "")).without_advice()
-        for data, actor in logged
+    if not detailed:
+        return replace(view, is_revealed=True)
+    if logged is None:
+        logged = list(
+            hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
+        )
+    deck = tuple(parse_cards(hand_row.deck))
+    steps = _steps(deck, match, players, logged, revealed=True)
+    places = [DEAL_PLACES[index % 2] for index in range(20)] + ["upcard"] + ["stock"] * (len(deck) - 21)
+    return replace(
+        view,
+        deck=hand_row.deck,
+        salt=hand_row.salt,
+        moves=tuple(step.move for step in steps[1:]),
+        steps=tuple(steps),
+        dealt=tuple(zip(deck, places, strict=True)),
+        is_revealed=True,
+        is_detailed=True,
     )
-    return replace(view, deck=hand_row.deck, salt=hand_row.salt, moves=moves)
 
 
-def public_match_view(match: Match) -> PublicMatchView:
+def public_match_view(match: Match, detail: int | None = None) -> PublicMatchView:
     """The whole match for the public page: the table in play while it runs
-    (``public_table_view``), and every hand (``public_hand_view``)."""
+    (``public_table_view``), every hand's record (``public_hand_view``), and
+    one revealed hand in full, with its moves and replay: hand number
+    ``detail``, or the last one that ended. A fixed number of queries, and work
+    that does not grow with the number of hands."""
     seats = state.seats_of(match)
-    hand_rows = list(match.hands.order_by("number"))
+    hand_rows = list(match.hands.select_related(*PLAYER_FIELDS).order_by("number"))
+    revealed = [row for row in hand_rows if is_revealed(match, row)]
+    ended = [row for row in revealed if row.is_over] or revealed  # a hand stopped by an admin is seldom the one to see
+    shown = next((row for row in revealed if row.number == detail), ended[-1] if ended else None)
+    running = hand_rows[-1] if match.status == Match.Status.RUNNING and hand_rows else None
+    wanted = [row.pk for row in (shown, running) if row is not None]
+    logged: dict[int, list[tuple[dict, str | None]]] = {pk: [] for pk in wanted}
+    moves = Event.objects.filter(match=match, kind=state.MOVE, hand__in=wanted).order_by("seq")
+    for hand_id, data, actor in moves.values_list("hand_id", "data", "actor__display_name") if wanted else ():
+        logged[hand_id].append((data, actor))
     table = None
-    if match.status == Match.Status.RUNNING and hand_rows:
-        current = hand_rows[-1]
-        table = public_table_view(match, seats, current, state.load_hand(match, current))
+    if running is not None:
+        actions = [parse_action(data["move"]) for data, _actor in logged[running.pk]]
+        hand = replay(parse_cards(running.deck), actions, match.options)
+        table = public_table_view(match, seats, running, hand, logged=logged[running.pk])
+    hands = tuple(public_hand_view(match, seats, row, logged.get(row.pk), detailed=row is shown) for row in hand_rows)
     return PublicMatchView(
         code=match.code,
         status=match.status,
@@ -438,10 +584,71 @@ def public_match_view(match: Match) -> PublicMatchView:
         seats=seat_views(seats, hand_rows[-1] if table else None),
         winner=match.winner.display_name if match.winner else "",
         table=table,
-        hands=tuple(public_hand_view(match, seats, hand_row) for hand_row in hand_rows),
+        hands=hands,
         created_at=match.created_at,
         finished_at=match.finished_at,
+        version=match.version,
+        options={
+            "target": match.target,
+            "gin_bonus": match.gin_bonus,
+            "undercut_bonus": match.undercut_bonus,
+            "may_discard_taken": match.may_discard_taken,
+            "move_seconds": match.move_seconds,
+        },
+        seat_names=_seat_names(seats, hand_rows),
+        scores=_score_history(hand_rows),
+        player_ids=_player_ids(seats, hand_rows),
     )
+
+
+def public_live_view(match: Match) -> PublicTableView | None:
+    """The table in play of a running match, for the live page: only the
+    current hand is read, whatever the length of the match."""
+    if match.status != Match.Status.RUNNING:
+        return None
+    current = match.hands.select_related(*PLAYER_FIELDS).order_by("-number").first()
+    if current is None:
+        return None
+    seats = state.seats_of(match)
+    logged = list(current.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name"))
+    hand = replay(parse_cards(current.deck), [parse_action(data["move"]) for data, _actor in logged], match.options)
+    return public_table_view(match, seats, current, hand, logged=logged)
+
+
+def _seat_names(seats: list[Seat], hand_rows: list[HandRow]) -> tuple[tuple[str, ...], ...]:
+    """Who held each seat, in order: one name, or two after a replacement."""
+    held: dict[int, list[str]] = {seat.position: [] for seat in seats}
+    for row in hand_rows:
+        for role, player in hand_players(row, seats).items():
+            names = held[getattr(row, role)]
+            if not names or names[-1] != player.display_name:
+                names.append(player.display_name)
+    for seat in seats:
+        names = held[seat.position]
+        if not names or names[-1] != seat.player.display_name:
+            names.append(seat.player.display_name)
+    return tuple(tuple(held[position]) for position in sorted(held))
+
+
+def _score_history(hand_rows: list[HandRow]) -> tuple[tuple[int, ...], ...]:
+    """The seats' cumulative scores at the start and after each hand that ended."""
+    scores = [0, 0, 0]
+    history = [tuple(scores)]
+    for row in hand_rows:
+        if not row.is_over:
+            continue
+        if row.winner is not None:
+            scores[row.winner] += row.points
+        history.append(tuple(scores))
+    return tuple(history)
+
+
+def _player_ids(seats: list[Seat], hand_rows: list[HandRow]) -> dict[str, int]:
+    ids = {seat.player.display_name: seat.player_id for seat in seats}
+    for row in hand_rows:
+        for player in hand_players(row, seats).values():
+            ids.setdefault(player.display_name, player.pk)
+    return ids
 
 
 HIDDEN = "…"

@@ -1,0 +1,109 @@
+"""Cards as people read them: rank and suit symbol, red hearts and diamonds,
+black spades and clubs; the symbol is always there, so colour is never the
+only sign of a suit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django import template
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from games.engine import Card, parse_cards
+
+register = template.Library()
+
+SUITS = (("♠", "s", _("spades")), ("♥", "h", _("hearts")), ("♦", "d", _("diamonds")), ("♣", "c", _("clubs")))
+RANK_LABELS = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else parse_cards(str(card))[0]
+
+
+@register.filter
+def card(value: Card | str | None) -> SafeString:
+    """``<span class="card red">7♥</span>``, with the card's name for screen readers."""
+    if value is None or value == "":
+        return mark_safe('<span class="card none">–</span>')
+    card = _card(value)
+    rank = str(card)[0]
+    symbol, letter, name = SUITS[card.suit]
+    colour = "red" if letter in "hd" else "black"
+    return format_html(
+        '<span class="card {}" title="{} {}">{}<span class="suit">{}</span></span>',
+        colour,
+        RANK_LABELS.get(rank, rank),
+        name,
+        RANK_LABELS.get(rank, rank),
+        symbol,
+    )
+
+
+@register.filter
+def cards(values: Iterable[Card | str]) -> SafeString:
+    return format_html_join("", "{}", ((card(value),) for value in values))
+
+
+@register.filter
+def get_item(mapping: dict, key):
+    """``{{ mapping|get_item:key }}``: a dict's value for a key the template computes."""
+    return mapping.get(key) if mapping else None
+
+
+MOVE_WORDS = {
+    "pass": _("%(name)s passes on the upcard"),
+    "take": _("%(name)s takes from the pile"),
+    "draw": _("%(name)s draws from the stock"),
+    "discard": _("%(name)s discards"),
+    "knock": _("%(name)s knocks, discarding"),
+}
+MOVE_NOTES = {"timeout": _("(time ran out)"), "computer": _("(computer)")}
+
+
+@register.filter
+def move(value) -> SafeString:
+    """A public move (``visibility.PublicMove``) in words, its card drawn as a card.
+    A filter rather than an included template: a long hand has a hundred moves."""
+    words = format_html("{}", str(MOVE_WORDS[value.action]) % {"name": value.name})
+    if value.card is not None:
+        words = format_html("{} {}", words, card(value.card))
+    note = MOVE_NOTES.get(value.automatic)
+    return format_html('{} <span class="muted small">{}</span>', words, note) if note else words
+
+
+DEAL_MARKS = {
+    "captain": pgettext_lazy("a card dealt to the captain", "C"),
+    "box": pgettext_lazy("a card dealt to the box", "B"),
+    "upcard": pgettext_lazy("the upcard", "U"),
+    "stock": pgettext_lazy("a card of the stock", "S"),
+}
+
+
+@register.filter
+def deal_order(dealt) -> SafeString:
+    """Each card of the deck with where the deal put it and its place: ``C1``, ``B2``..."""
+    return format_html_join(
+        "",
+        "<figure>{}<figcaption>{}{}</figcaption></figure>",
+        ((card(value), DEAL_MARKS[place], index) for index, (value, place) in enumerate(dealt, start=1)),
+    )
+
+
+@register.filter
+def arrangement(cards_view: dict | None) -> SafeString:
+    """A hand laid down at the end (``Hand.summary``): its melds, its deadwood and the count."""
+    if not cards_view:
+        return mark_safe("")
+    melds = format_html_join("", '<span class="meld">{}</span>', ((cards(meld),) for meld in cards_view["melds"]))
+    count = _("deadwood %(count)s") % {"count": cards_view["count"]}
+    return format_html(
+        '<div class="row"><b>{}</b> <span class="hand-cards">{}{}</span> <span class="muted">{}</span></div>',
+        cards_view["owner"],
+        melds,
+        cards(cards_view["deadwood"]),
+        count,
+    )

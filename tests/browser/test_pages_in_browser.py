@@ -1,0 +1,201 @@
+"""The pages in a real browser (chromium through Playwright) against a live
+server: they render without a console error and fit a 360 px phone, a replay
+steps through the right cards, the deck check computes SHA-256 in the page,
+the live table follows a move made through ``handle``, Hebrew reads right to
+left, and at no point of a live hand does a page or the JSON show a hidden card."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games.models import Match, Player
+from games.services import moderation
+from games.services.players import terminal_player
+from games.services.visibility import public_match_view
+
+from ..pages_support import cards_on, finished_match, running_match, secret_cards, step
+
+pytestmark = pytest.mark.django_db(transaction=True)
+WIDTHS = (1280, 360)
+
+
+@pytest.fixture
+def ann(transactional_db) -> Player:
+    return terminal_player("ann", "Ann")
+
+
+def ranked_people() -> list[Player]:
+    """Players with enough finished matches to be ranked, and a computer."""
+    people = [Player.objects.create(display_name=name) for name in ("Rūta", "Dmitri", "Eitan", "Amira")]
+    bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="strong")
+    for round_ in range(6):
+        a, b, c = people[round_ % 4], people[(round_ + 1) % 4], people[(round_ + 2) % 4]
+        finished_match([a, b, c], [100, 40 + round_, 10], a, days_ago=round_ * 9)
+        finished_match([a, b, bot], [30, 60, 100], bot)
+    return people
+
+
+def with_finished_hands(player: Player, hands: int = 2) -> Match:
+    """A running match (to 500) of ``player`` and two computers with ``hands`` hands over."""
+    match = running_match(player, "to 500")
+    while match.hands.filter(ended_at__isnull=False).count() < hands:
+        step(match, player)
+    return Match.objects.get(pk=match.pk)
+
+
+def cards_in(page, selector: str) -> list[str]:
+    return page.tab.eval_on_selector_all(f"{selector} [data-card]", "cards => cards.map(c => c.dataset.card)")
+
+
+# Every page ----------------------------------------------------------------------------
+
+
+def test_every_page_renders_without_console_errors_and_fits_360_px(open_page, ann):
+    people = ranked_people()
+    finished = with_finished_hands(ann, 2)
+    moderation.adjudicate(finished, 0, "root", "test")
+    running = with_finished_hands(terminal_player("bea", "Bea"), 1)
+    lobby = running_match(terminal_player("cy", "Cy"))  # its seats fill at once: make a waiting one too
+    moderation.abort(lobby, "root", "test")
+    from games.services import handle
+
+    handle(terminal_player("dee", "Dee"), "new to 150", "terminal")
+    Match.objects.filter(status=Match.Status.LOBBY).update(is_open=True)
+    pages = {
+        "scoreboard": reverse("games:scoreboard"),
+        "scoreboard-30-days": reverse("games:scoreboard") + "?period=30d",
+        "player": reverse("games:player", args=[people[0].pk]),
+        "player-computer": reverse("games:player", args=[Player.objects.get(display_name="Bot 1").pk]),
+        "match-finished": reverse("games:match", args=[finished.code]),
+        "match-running": reverse("games:match", args=[running.code]),
+        "lobby": reverse("games:lobby"),
+    }
+    for width in WIDTHS:
+        page = open_page(width)
+        for name, path in pages.items():
+            page.open(path)
+            page.screenshot(name)
+            assert page.overflow() <= 0, f"{name} scrolls sideways at {width} px"
+        assert page.errors == []
+
+
+def test_hebrew_pages_are_laid_out_right_to_left(open_page, ann):
+    ranked_people()
+    match = with_finished_hands(ann, 1)
+    for width in WIDTHS:
+        page = open_page(width, locale="he")
+        for name, path in (
+            ("scoreboard-he", reverse("games:scoreboard")),
+            ("match-he", reverse("games:match", args=[match.code])),
+        ):
+            page.open(path)
+            assert page.tab.get_attribute("html", "dir") == "rtl"
+            assert page.tab.evaluate("getComputedStyle(document.body).direction") == "rtl"
+            brand = page.tab.locator(".brand").bounding_box()
+            assert brand["x"] > width / 2, "the header starts on the right"
+            assert page.overflow() <= 0
+            page.screenshot(name)
+        assert page.errors == []
+
+
+def test_the_language_switcher_changes_the_language_without_script(open_page, ann):
+    page = open_page()
+    page.context.route("**/*.js", lambda route: route.abort())  # the form needs no script
+    page.open(reverse("games:scoreboard"))
+    page.tab.select_option("#language", "he")
+    page.tab.click(".language button")
+    page.tab.wait_for_load_state("load")
+    assert page.tab.get_attribute("html", "lang") == "he"
+
+
+# Replays and the deck check ---------------------------------------------------------------
+
+
+def test_stepping_through_a_replay_shows_the_right_cards_at_each_step(open_page, ann):
+    match = with_finished_hands(ann, 1)
+    hand = public_match_view(match, 1).hands[0]
+    page = open_page()
+    page.open(reverse("games:match", args=[match.code]) + "?hand=1")
+    replay = "[data-replay]"
+    steps = len(hand.steps) + (1 if hand.summary.get("knocker_cards") else 0)
+    for index in range(steps):
+        step_ = hand.steps[min(index, len(hand.steps) - 1)]
+        assert page.tab.get_attribute(replay, "data-step") == str(index)
+        assert cards_in(page, '[data-hand="box"]') == [str(card) for card in step_.box]
+        assert cards_in(page, '[data-hand="captain"]') == [str(card) for card in step_.captain]
+        assert cards_in(page, "[data-top]") == ([str(step_.pile_top)] if step_.pile_top is not None else [])
+        if index % 2:
+            page.tab.click('[data-go="next"]')
+        else:
+            page.tab.focus(replay)
+            page.tab.keyboard.press("ArrowRight")
+    page.tab.keyboard.press("Home")
+    assert page.tab.get_attribute(replay, "data-step") == "0"
+    page.tab.keyboard.press("End")
+    assert page.tab.get_attribute(replay, "data-step") == str(steps - 1)
+    if hand.summary.get("knocker_cards"):
+        assert "deadwood" in page.tab.inner_text("[data-said]")
+    assert page.errors == []
+
+
+def test_the_page_checks_the_deck_against_its_commitment_and_catches_an_altered_deck(open_page, ann):
+    match = with_finished_hands(ann, 1)
+    row = match.hands.get(number=1)
+    page = open_page()
+    page.open(reverse("games:match", args=[match.code]) + "?hand=1")
+    page.tab.wait_for_selector("[data-verify][data-result]")
+    assert page.tab.get_attribute("[data-verify]", "data-result") == "match"
+    assert "match the commitment" in page.tab.inner_text("[data-verify]")
+    # The fallback for pages without crypto.subtle computes the same hash.
+    assert page.tab.evaluate("gin3Sha256Fallback('abc')") == (
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    )
+    assert page.tab.evaluate(f"gin3Sha256Fallback('{row.salt}:{row.deck}')") == row.commitment
+
+    cards = row.deck.split()
+    altered = " ".join([cards[1], cards[0], *cards[2:]])
+    page.tab.evaluate(f"document.querySelector('[data-deck]').textContent = '{altered}'")
+    page.tab.click("[data-check]")
+    page.tab.wait_for_selector('[data-verify][data-result="mismatch"]')
+    assert "Does not match" in page.tab.inner_text("[data-verify]")
+
+
+# The live table --------------------------------------------------------------------------------
+
+
+def test_the_live_table_follows_a_move_made_through_handle_without_a_reload(open_page, ann):
+    match = running_match(ann, "to 500")
+    page = open_page()
+    page.open(reverse("games:match", args=[match.code]))
+    page.tab.evaluate("window.stillTheSamePage = true")
+    version = page.tab.get_attribute("[data-live]", "data-version")
+    step(match, ann)
+    page.tab.wait_for_function(f"document.querySelector('[data-live]').dataset.version !== '{version}'", timeout=15000)
+    assert page.tab.evaluate("window.stillTheSamePage") is True
+    view = public_match_view(Match.objects.get(pk=match.pk))
+    assert page.tab.inner_text("[data-to-move]") == view.table.to_move
+    assert page.tab.inner_text("[data-stock]") == str(view.table.stock_count)
+    assert page.tab.locator("[data-moves] li").count() == len(view.table.moves) >= 1
+    assert page.errors == []
+
+
+def test_r4_4_no_page_or_json_shows_a_hidden_card_at_any_point_of_a_live_hand(open_page, ann):
+    """An exhaustive walk of one live hand: after every move, the match page as
+    the browser shows it (scripts run) and the live JSON."""
+    match = running_match(ann, "to 500")
+    page = open_page()
+    live = reverse("games:live", args=[match.code])
+    checked = 0
+    while not match.hands.filter(ended_at__isnull=False).exists():
+        secret = secret_cards(match)
+        page.open(reverse("games:match", args=[match.code]))
+        shown = page.tab.content()
+        answer = page.tab.request.get(page.base_url + live).text()
+        assert not cards_on(shown) & secret, f"a hidden card on the page after {checked} moves"
+        assert not cards_on(answer) & secret, f"a hidden card in the JSON after {checked} moves"
+        assert match.hands.get(number=1).salt not in shown + answer
+        step(match, ann)
+        checked += 1
+    assert checked >= 3
+    assert page.errors == []
