@@ -22,5 +22,7 @@ RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
 
 USER gin3
 EXPOSE 8000
-CMD ["python", "-m", "uvicorn", "gin3site.asgi:application", "--host", "0.0.0.0", "--port", "8000", \
-     "--proxy-headers", "--forwarded-allow-ips", "*"]
+# The site as manage.py serve runs it (games/management/commands/serve.py says why):
+# gunicorn's threaded workers over WSGI, each thread with its own database connection.
+CMD ["python", "-m", "gunicorn", "gin3site.wsgi:application", "--bind", "0.0.0.0:8000", \
+     "--worker-class", "gthread", "--workers", "2", "--threads", "4", "--forwarded-allow-ips", "*"]
