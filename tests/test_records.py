@@ -96,7 +96,7 @@ def test_totals_kept_with_each_match_equal_the_ones_recomputed_from_the_log(alic
     play_out(new_match([dave, alice, bob]))
     resigned = new_match([carol, dave, alice])
     play_until_hands_end(resigned)
-    handle(carol, "resign", "terminal")
+    handle(carol, "resign yes", "terminal")
     moderation.abort(new_match([bob, carol, dave]), "root", "test")  # counts for nothing
     kept = all_records()
 
@@ -141,7 +141,8 @@ def test_a_replaced_player_keeps_his_points_and_the_computer_gets_none_of_them(m
 
 @pytest.mark.django_db
 def test_r10_3_ratings_rank_the_winner_first_and_one_who_resigned_last(match3, alice, bob, carol):
-    handle(bob, "resign", "terminal")
+    match3.seats.filter(player=alice).update(score=10)  # the leader of the other two wins (R10.3)
+    handle(bob, "resign yes", "terminal")
     rating = {r.player: r.rating for r in PlayerRecord.objects.all()}
     winner = refresh(match3).winner
     assert rating[winner] == max(rating.values())

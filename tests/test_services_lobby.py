@@ -198,7 +198,7 @@ def test_a_banned_player_is_refused_and_nothing_changes(match3):
     player.banned, player.ban_reason = True, "spam"
     player.save()
     before = snapshot(match3)
-    assert handle(player, "take", "terminal") == "You are banned from gin3: spam"
+    assert handle(player, "take", "terminal") == "You are banned from gin3: spam."
     assert snapshot(match3) == before
 
 
