@@ -305,7 +305,9 @@ def check(fake, humans: list[Human]) -> list[str]:
     for chat in set(sent) | set(calls):
         if sent[chat] != calls[chat]:
             failures.append(f"chat {chat}: {sent[chat]} messages marked sent, {calls[chat]} received by Telegram")
-    other = Outbox.objects.filter(channel=Outbox.Channel.TELEGRAM).exclude(status=Outbox.Status.SENT).count()
+    # A table that a newer table of its match replaced before it was sent is not sent, by design.
+    done = (Outbox.Status.SENT, Outbox.Status.SUPERSEDED)
+    other = Outbox.objects.filter(channel=Outbox.Channel.TELEGRAM).exclude(status__in=done).count()
     if other:
         failures.append(f"{other} messages not sent")
     return failures
@@ -367,6 +369,9 @@ def main() -> None:
         "TELEGRAM_BOT_USERNAME": BOT_USERNAME,
         "TELEGRAM_WEBHOOK_SECRET": SECRET,
         "LOG_LEVEL": "WARNING",
+        # The humans here are this script, which moves as fast as the server answers:
+        # far past a person's pace, which the limit on commands per minute is for.
+        "GIN3_COMMANDS_PER_MINUTE": "100000",
     }
     os.environ.update(base_env)
     import django

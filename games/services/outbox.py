@@ -117,7 +117,8 @@ def write(letters: list[Letter]) -> list[Outbox]:
             continue
         channel, address = destination
         rendered = _render(letter, channel)
-        explanation = _in_language(letter, partial(legend, channel)) if _first_table(letter, explained) else ""
+        first = not letter.inline and _first_table(letter, explained)
+        explanation = _in_language(letter, partial(legend, channel)) if first else ""
         if explanation and channel != SMS:
             rendered = replace(rendered, text=rendered.text + "\n" + explanation)
         letter.text = rendered.text
@@ -163,9 +164,7 @@ def _unique(items: tuple) -> tuple:
 def _content(letter: Letter) -> object:
     """A letter's content, worked out once: a callable is called in the reader's language."""
     if callable(letter.content) and not isinstance(letter.content, str):
-        language = letter.player.language if letter.player else translation.get_language()
-        with translation.override(language):
-            letter.content = letter.content()
+        letter.content = _in_language(letter, letter.content)
     return letter.content
 
 
@@ -192,7 +191,8 @@ def _first_table(letter: Letter, explained: set[int]) -> bool:
     return Player.objects.filter(pk=player.pk, tables_explained=False).update(tables_explained=True) == 1
 
 
-def _in_language(letter: Letter, text: Callable[[], str]) -> str:
+def _in_language(letter: Letter, text: Callable[[], object]) -> object:
+    """``text()`` in the letter's reader's language (the active one for a posted letter)."""
     with translation.override(letter.player.language if letter.player else translation.get_language()):
         return text()
 
@@ -200,6 +200,4 @@ def _in_language(letter: Letter, text: Callable[[], str]) -> str:
 def _render(letter: Letter, channel: str) -> Rendered:
     if letter.player is None:
         return Rendered(str(letter.content))  # posted text is rendered by its poster
-    language = letter.player.language if letter.player else translation.get_language()
-    with translation.override(language):
-        return render(_content(letter), channel)
+    return _in_language(letter, lambda: render(_content(letter), channel))

@@ -28,7 +28,6 @@ from .errors import ServiceError, StaleError
 from .visibility import MoveView, ResultView, result_view, role_names, seat_of_role, table_view
 
 OWN_MOVES = ("", "suggestion")
-TABLE_KINDS = ("turn", "deal", "advise", "moved", "suggestion")
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
 REMINDER_SHARE = 0.2  # the player to move is reminded when a fifth of his time is left
 # A computer player moves at once, from the task the change publishes; if that task
