@@ -29,6 +29,7 @@ from tests.conftest import (
     refresh,
     rig,
     safe_action,
+    snapshot,
 )
 
 GIN_FOR_CAPTAIN = {"captain": "As 2s 3s 4s 5s 6s 7s 8s 9s Kd", "box": "Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", "upcard": "Ts"}
@@ -252,3 +253,40 @@ def test_a_refused_move_says_why_in_words(match3):
     captain = player_in_role(match3, Role.CAPTAIN)
     reply = handle(captain, "d 7h", "terminal")
     assert reply.startswith("Not allowed: ") and "(R" not in reply
+
+
+def test_stop_from_a_sitter_hands_his_seat_to_a_computer_and_start_brings_him_back_with_the_table(make_player):
+    """Issue 9: STOP told the others "His turns will be played for him" (a sitter has none)
+    and START told nobody and came with no table."""
+    from games.services import linking
+
+    sam, _created = phone_player("+15550004444")
+    code = code_in(handle(sam, "new", "sms", reply_inline=True))
+    una, vic = make_player("Una"), make_player("Vic")
+    handle(una, f"join {code}", "terminal")
+    handle(vic, f"join {code}", "terminal")
+    match = Match.objects.get(code=code)
+    with change():
+        linking.opt_out(sam)
+    assert match.seats.get(player=sam).autopilot
+    told = outbox_of(una, "unreachable")[-1].text
+    assert "a computer player plays for him" in told and "until he is back" in told
+    sam.refresh_from_db()
+    linking.opt_in(sam)
+    assert not match.seats.get(player=sam).autopilot
+    assert "is back in" in outbox_of(vic, "returned")[-1].text
+    back = Outbox.objects.filter(recipient=sam, kind="returned").latest("pk")
+    assert "You are back" in back.text and f"#{code} hand" in back.text
+
+
+def test_while_an_admin_pauses_a_match_nobody_moves_and_everyone_is_told_why(match3):
+    from games.services import moderation
+
+    moderation.pause(match3, "root", "a complaint is looked into")
+    for seat in match3.seats.select_related("player"):
+        assert "a complaint is looked into" in outbox_of(seat.player, "admin")[-1].text
+    before = snapshot(match3)
+    reply = handle(mover(match3), "pass", "terminal")
+    assert "paused by an admin" in reply
+    assert snapshot(match3) == before
+    assert not automation.play_computer_move(match3.pk)

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from games.models import Match, Outbox, ProcessedUpdate
-from games.services import handle
+from games.services import automation, handle
 from games.services.commands import account
 from tests.conftest import code_in, events_of, hand_row, mover, outbox_of, refresh, snapshot
 
@@ -305,3 +305,32 @@ def test_a_reply_inline_is_returned_and_not_queued(match3, alice):
     reply = handle(alice, "score", "terminal", reply_inline=True)
     assert reply.startswith(f"#{match3.code} to 100")
     assert Outbox.objects.count() == messages
+
+
+# Options, R10.3, expiry ---------------------------------------------------------------
+
+
+def test_new_sets_every_option_and_the_reply_confirms_each(alice):
+    reply = handle(alice, "new 3d to 150 gin 20 undercut 15 anydiscard open", "terminal")
+    match = Match.objects.get(code=code_in(reply))
+    assert (match.move_seconds, match.target, match.gin_bonus, match.undercut_bonus) == (3 * 86400, 150, 20, 15)
+    assert match.may_discard_taken and match.is_open
+    for said in ("3d a move", "to 150", "gin bonus 20", "undercut bonus 15", "may be discarded", "in the lobby"):
+        assert said in reply
+
+
+def test_r10_3_a_resignation_with_the_other_two_level_has_no_winner(match3, alice, bob, carol):
+    match3.seats.filter(player__in=[bob, carol]).update(score=30)
+    reply = handle(alice, "resign yes", "terminal")
+    assert "nobody wins the match" in reply
+    match = refresh(match3)
+    assert (match.status, match.winner) == (Match.Status.FINISHED, None)
+    assert "nobody wins the match" in outbox_of(bob, "over")[-1].text
+
+
+def test_a_match_that_waits_a_week_for_players_is_closed_and_its_players_told(alice):
+    match = new_match(alice)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert automation.scan_clocks()["lobby"] == 1
+    assert refresh(match).status == Match.Status.ABORTED
+    assert "waited a week" in outbox_of(alice, "over")[-1].text

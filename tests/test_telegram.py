@@ -10,6 +10,7 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from itertools import pairwise
 
 import pytest
 import redis
@@ -90,6 +91,17 @@ def start_match(tg: FakeTelegram, people: Players):
     return match, {user.id: user for user in (alice, bob, carol)}
 
 
+def assert_nothing_said_twice(tg: FakeTelegram) -> None:
+    """Issue 9: no chat gets the same text twice in a row, sent or edited (the knocker got
+    the next hand's first table twice, or an edit Telegram refused: "message is not modified")."""
+    by_chat: dict[int, list[str]] = {}
+    for sent in tg.sent:
+        by_chat.setdefault(sent.chat_id, []).append(sent.plain_text)
+    for chat, texts in by_chat.items():
+        repeats = [text for earlier, text in pairwise(texts) if earlier == text]
+        assert not repeats, f"chat {chat} got twice in a row: {repeats[0]!r}"
+
+
 @pytest.mark.django_db(transaction=True)
 def test_three_players_play_a_match_to_the_target_by_text_and_buttons(tg, people, monkeypatch):
     fixed_deals(monkeypatch, seed=45)  # three hands, about fifty moves
@@ -137,6 +149,7 @@ def test_three_players_play_a_match_to_the_target_by_text_and_buttons(tg, people
     assert with_cards > turn  # the check saw the cards of every table it let through
     assert len(tg.callback_answers) == presses
     assert tg.violations == []
+    assert_nothing_said_twice(tg)
     assert {"draw", "discard", "knock", "new", "join"} <= {command["command"] for command in tg.commands}
 
 
@@ -157,6 +170,23 @@ def test_a_double_pressed_button_is_refused_and_both_presses_are_answered(tg, pe
     first, second = tg.callback_answers[-2:]
     assert second.text == "That button is old: here is the table now."
     assert first.text != second.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_press_delivered_twice_acts_once_and_the_second_answer_says_nothing(tg, people):
+    """Issue 9: Telegram may deliver one update twice; the second was answered "That
+    button is old: here is the table now." with no table below it."""
+    match, users = start_match(tg, people)
+    user = users[match.seats.get(position=match.turn_seat).player.telegram_user_id]
+    message = table_of(tg, user)
+    update = user.callback_update(message, choose(match, message.callback_data))
+    first = process_update(update)
+    match.refresh_from_db()
+    before = (match.version, match.events.count(), Outbox.objects.count())
+    second = process_update(update)
+    match.refresh_from_db()
+    assert (match.version, match.events.count(), Outbox.objects.count()) == before
+    assert first.text and second.text == ""
 
 
 @pytest.mark.django_db
