@@ -359,3 +359,19 @@ def test_a_text_answered_at_once_in_quiet_hours_brings_what_waited_too(clock, sm
     )
     handle(sms_user, "score", "sms", reply_inline=True)
     assert Outbox.objects.get(text="held").next_attempt_at == datetime(2025, 6, 10, 22, 0, tzinfo=UTC)
+
+
+def test_time_off_starts_a_few_times_a_day_at_most_since_the_others_are_told_each_time(clock, table):
+    player = mover(table)
+    for _time in range(3):
+        handle(player, "away 1h", "terminal")
+        handle(player, "back", "terminal")
+    other = others_of(table, player)[0]
+    told = len(outbox_of(other, "away"))
+    before = snapshot(table)
+    assert handle(player, "away 1h", "terminal") == (
+        "You have started time off 3 times in a day: the others are told each time. Later, please."
+    )
+    assert (snapshot(table), len(outbox_of(other, "away"))) == (before, told)
+    clock.shift(DAY)
+    assert handle(player, "away 1h", "terminal").startswith("You are away")

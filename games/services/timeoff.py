@@ -32,6 +32,7 @@ from .change import change
 from .errors import ServiceError
 
 SHORTEST = timedelta(hours=1)
+STARTS_A_DAY = 3  # each time off is told to everyone he plays with: no flood of notices
 
 
 def allowance() -> timedelta:
@@ -61,6 +62,11 @@ def go_away(player: Player, length: timedelta) -> datetime:
         start, until = (period.started_at if period else now), now + length
         if length < SHORTEST:
             raise ServiceError(_("Time off is an hour at least: away 1h."))
+        if period is None and _started_since(player, now - timedelta(days=1)) >= STARTS_A_DAY:
+            raise ServiceError(
+                _("You have started time off %(count)s times in a day: the others are told each time. Later, please.")
+                % {"count": STARTS_A_DAY}
+            )
         if not _fits(player, start, until, period):
             raise ServiceError(_too_much(player, now, period))
         period = period or TimeOff(player=player, started_at=now)
@@ -163,6 +169,10 @@ def _back_notice(player: Player, codes: str) -> Callable[[], str]:
 
 def _current(player: Player, now: datetime) -> TimeOff | None:
     return TimeOff.objects.filter(player=player, started_at__lte=now, ended_at__gt=now).first()
+
+
+def _started_since(player: Player, since: datetime) -> int:
+    return TimeOff.objects.filter(player=player, started_at__gt=since).count()
 
 
 def _year(moment: datetime, player: Player) -> int:
