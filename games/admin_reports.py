@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from .admin import ReadOnly
+from .admin import DeskAdmin
 from .models import Report
 from .services import reports
 from .services.visibility import event_text
@@ -25,7 +25,7 @@ SHORT = 80  # characters of a report in the list
 
 
 @admin.register(Report)
-class ReportAdmin(ReadOnly, admin.ModelAdmin):
+class ReportAdmin(DeskAdmin):
     list_display = ["created_at", "match_link", "reporter", "short_text", "handled"]
     list_filter = ["handled"]
     search_fields = ["match__code", "reporter__display_name"]
