@@ -12,6 +12,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+# What help's buttons carry: commands, typed as they are in every language.
+FIND_A_MATCH = "join any"
+OPEN_A_MATCH = "new open"
+
 
 @dataclass(frozen=True)
 class Offer:
@@ -32,7 +36,7 @@ def offer_buttons(content: object) -> list[list[dict[str, str]]]:
     if kind == "Offer":
         return [[{"text": content.label, "data": content.command}]]
     if kind == "HelpView":
-        return [[{"text": _("Find a match"), "data": "join any"}, {"text": _("New match"), "data": "new open"}]]
+        return [[{"text": _("Find a match"), "data": FIND_A_MATCH}, {"text": _("New match"), "data": OPEN_A_MATCH}]]
     if _is_final_result(content):
         return [[{"text": _("Play again"), "data": f"#{content.code} again"}]]
     return []
