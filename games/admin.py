@@ -287,3 +287,6 @@ class OutboxAdmin(DeskAdmin):
         if message.kind == linking.CODE_MESSAGE:
             return _("(a one-time code: never shown)")
         return message_text(message)
+
+
+from . import admin_reports  # noqa: E402, F401  (the report queue registers itself)

@@ -61,6 +61,14 @@ class Player(models.Model):
         help_text=_("The player whose number this was: he linked it. Kept so that the log still names who acted."),
     )
     created_at = models.DateTimeField(default=timezone.now)
+    time_zone = models.CharField(
+        max_length=64, default="UTC", help_text=_("Deadlines are shown in it, and quiet hours kept in it.")
+    )
+    quiet_from = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text=_("Quiet hours start at this hour of his day (0-23).")
+    )
+    quiet_until = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Quiet hours end at this hour."))
+    away_until = models.DateTimeField(null=True, blank=True, help_text=_("Time off: his clocks wait until then."))
 
     class Meta:
         ordering = ["display_name", "pk"]
@@ -140,6 +148,19 @@ class Match(models.Model):
     is_open = models.BooleanField(
         default=False, db_index=True, help_text=_("Listed in the public lobby for anyone to join.")
     )
+    rematch_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="rematches",
+        help_text=_("The match its players agreed to play again."),
+    )
+    rematch_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When the offer to play it again lapses; set by the first again, empty once settled."),
+    )
 
     class Meta:
         ordering = ["-created_at", "-pk"]
@@ -149,6 +170,7 @@ class Match(models.Model):
             # moment has come, in the order they came, whatever the size of the table.
             models.Index(fields=["status", "deadline"], name="match_due_deadline"),
             models.Index(fields=["status", "remind_at"], name="match_due_reminder"),
+            models.Index(fields=["status", "rematch_until"], name="match_due_rematch"),
             # The public pages' lists: the last finished, the last moved, the open lobby.
             models.Index(fields=["status", "-finished_at", "-id"], name="match_recently_finished"),
             models.Index(fields=["status", "-last_move_at", "-id"], name="match_recently_moved"),
@@ -426,3 +448,37 @@ class HeadToHead(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player_id} v {self.opponent_id}"
+
+
+class TimeOff(models.Model):
+    """A player's time off (``away``): his clocks wait from ``started_at`` to ``ended_at``.
+    The periods count against his yearly allowance (``GIN3_AWAY_DAYS_PER_YEAR``)."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="time_off")
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(help_text=_("As planned, or when he came back if that was earlier."))
+
+    class Meta:
+        ordering = ["-started_at", "-pk"]
+        indexes = [models.Index(fields=["player", "started_at"], name="time_off_of_player")]
+        verbose_name_plural = "time off"
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.started_at:%Y-%m-%d} - {self.ended_at:%Y-%m-%d}"
+
+
+class Report(models.Model):
+    """A player's word to the moderators about a match (``report TEXT``). A match with
+    a report has its team chat open to the moderation desk (``visibility.event_text``)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    text = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now)
+    handled = models.BooleanField(default=False, db_index=True)
+
+    class Meta:
+        ordering = ["handled", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.match} {self.created_at:%Y-%m-%d %H:%M}"

@@ -230,6 +230,15 @@ GIN3_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # A player's commands per minute before they are refused (games.services.commands):
 # a person types a few a turn; a flood of team messages must not bury a turn notice.
 GIN3_COMMANDS_PER_MINUTE = int(os.environ.get("GIN3_COMMANDS_PER_MINUTE", "30"))
+# The lobby (games/services/matchmaking.py): an open match that has waited this long
+# for players is offered a computer player; any match that has waited GIN3_LOBBY_DAYS
+# is closed. A rematch offer lapses GIN3_REMATCH_HOURS after the first "again"
+# (games/services/rematch.py). Time off a player may take a year with "away"
+# (games/services/timeoff.py).
+GIN3_LOBBY_BOT_OFFER_HOURS = float(os.environ.get("GIN3_LOBBY_BOT_OFFER_HOURS", "48"))
+GIN3_LOBBY_DAYS = float(os.environ.get("GIN3_LOBBY_DAYS", "7"))
+GIN3_REMATCH_HOURS = float(os.environ.get("GIN3_REMATCH_HOURS", "24"))
+GIN3_AWAY_DAYS_PER_YEAR = float(os.environ.get("GIN3_AWAY_DAYS_PER_YEAR", "14"))
 
 # Telegram: the bot's token from @BotFather; a self-hosted Bot API server (or a
 # test fake) instead of api.telegram.org; the secret Telegram sends back with

@@ -134,6 +134,7 @@ def test_a_paused_clock_is_not_enforced(admin_client, match):
         "deadline": 0,
         "remind_at": 0,
         "lobby": 0,
+        "rematch": 0,
     }
 
 

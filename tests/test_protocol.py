@@ -277,3 +277,87 @@ def test_parse_returns_a_command_or_raises_protocol_error_and_nothing_else(text)
     else:
         assert isinstance(command, Command)
         assert parse(command.as_text()).as_text() == command.as_text()
+
+
+# The lobby, rematches, time off, zones and reports -------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "name"), [("open", "open"), ("/open", "open"), ("again", "again"), ("back", "back")])
+def test_open_again_and_back_take_nothing(text, name):
+    assert parse(text) == Command(name)
+    with pytest.raises(ProtocolError, match="takes nothing after it"):
+        parse(f"{text} now")
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("join any", None), ("JOIN ANY", None), ("join any 1h", 3600), ("/join any 7D", 604800)]
+)
+def test_join_any_takes_an_optional_move_time(text, seconds):
+    assert parse(text) == Command("join", text="any", number=seconds)
+
+
+@pytest.mark.parametrize("text", ["join any 2h", "join any 1h now", "join any to"])
+def test_join_any_with_something_else_says_which_times_there_are(text):
+    with pytest.raises(ProtocolError, match=r"join any 1h\. TIME is one of: 5m 15m 1h 12h 1d 3d 7d"):
+        parse(text)
+
+
+def test_new_open_lists_the_match():
+    assert parse("new 3d open").options == NewOptions(move_seconds=MOVE_TIMES["3d"], is_open=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"), [("away", None), ("away 3d", 3 * 86400), ("away 3", 3 * 86400), ("away 12H", 12 * 3600)]
+)
+def test_away_takes_days_or_hours(text, seconds):
+    assert parse(text) == Command("away", number=seconds)
+
+
+@pytest.mark.parametrize("text", ["away 0", "away 0h", "away 367d", "away 3 days", "away -1d", "away 1.5d", "away 2w"])
+def test_away_refuses_what_is_no_time_off(text):
+    with pytest.raises(ProtocolError, match="Time off in days or hours: away 3d, away 12h"):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [("quiet 23-07", "23-07"), ("quiet 23:00-07:00", "23-07"), ("quiet 1-6", "01-06"), ("quiet 22-24", "22-00")],
+)
+def test_quiet_takes_two_hours_of_the_day(text, hours):
+    assert parse(text) == Command("quiet", text=hours)
+
+
+@pytest.mark.parametrize(("text", "said"), [("quiet", ""), ("quiet off", "off"), ("QUIET OFF", "off")])
+def test_quiet_alone_shows_them_and_off_ends_them(text, said):
+    assert parse(text) == Command("quiet", text=said)
+
+
+@pytest.mark.parametrize("text", ["quiet 7-7", "quiet 23", "quiet 25-07", "quiet 23-07 please", "quiet 23:30-07"])
+def test_quiet_refuses_what_are_no_quiet_hours(text):
+    with pytest.raises(ProtocolError, match=r"quiet 23-07\. quiet off ends them\."):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [("tz Europe/Skopje", "Europe/Skopje"), ("tz europe/skopje", "Europe/Skopje"), ("tz utc", "UTC"), ("tz", "")],
+)
+def test_tz_names_a_zone_as_the_tz_database_spells_it(text, zone):
+    assert parse(text) == Command("tz", text=zone)
+
+
+def test_timezone_is_tz():
+    assert parse("timezone Asia/Tokyo") == Command("tz", text="Asia/Tokyo")
+
+
+@pytest.mark.parametrize("text", ["tz Mars/Olympus", "tz ../../etc/passwd", "tz Europe/Skopje now", "tz +02:00"])
+def test_tz_refuses_a_zone_it_does_not_know_with_an_example(text):
+    with pytest.raises(ProtocolError, match=r"is not a time zone I know. Name one like this: tz Europe/Skopje"):
+        parse(text)
+
+
+def test_report_keeps_the_whole_message_and_cuts_a_long_one():
+    assert parse("#K7Q2 report  Bob  insults me").text == "Bob  insults me"
+    assert len(parse("report " + "x" * 2000).text) == 500
+    with pytest.raises(ProtocolError, match="report TEXT"):
+        parse("report")

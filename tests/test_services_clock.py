@@ -168,9 +168,9 @@ def test_a_paused_match_does_not_time_out(match3):
 def test_a_missed_deadline_is_found_by_the_clock_scan(match3):
     captain = mover(match3)
     expire(match3)
-    assert automation.scan_clocks() == {"deadline": 1, "remind_at": 0, "lobby": 0}
+    assert automation.scan_clocks() == {"deadline": 1, "remind_at": 0, "lobby": 0, "rematch": 0}
     assert match3.seats.get(player=captain).timeouts_in_row == 1
-    assert automation.scan_clocks() == {"deadline": 0, "remind_at": 0, "lobby": 0}
+    assert automation.scan_clocks() == {"deadline": 0, "remind_at": 0, "lobby": 0, "rematch": 0}
 
 
 def test_the_clock_scan_acts_on_each_due_match_once_and_leaves_the_others(make_player):

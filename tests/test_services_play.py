@@ -247,7 +247,7 @@ def test_team_reaches_only_the_partner(match3):
     handle(sitter, "team ok", "terminal")
     assert outbox_of(captain, "team")[-1].text.endswith("(team): ok")
     assert len(outbox_of(box)) == told_box
-    assert all("hearts" not in event.data.get("text", "") for event in events_of(match3, "team"))
+    assert [event.data["text"] for event in events_of(match3, "team")] == ["keep the hearts", "ok"]
 
 
 def test_the_box_has_no_partner(match3):

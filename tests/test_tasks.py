@@ -27,7 +27,7 @@ from games.services.players import telegram_player
 from tests.conftest import code_in, mover, play_move, refresh, run_computers, snapshot
 from tests.workers import BROKERS, RESULT, running_worker, wait_until
 
-NO_CLOCK = {"deadline": 0, "remind_at": 0, "lobby": 0}
+NO_CLOCK = {"deadline": 0, "remind_at": 0, "lobby": 0, "rematch": 0}
 
 
 @pytest.fixture(params=BROKERS)
@@ -139,7 +139,7 @@ def test_a_paused_match_does_not_time_out(worker, match):
 @pytest.mark.django_db(transaction=True)
 def test_the_reminder_is_sent_once_by_the_scan(worker, match):
     Match.objects.filter(pk=match.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
-    assert tasks.scan_clocks.delay().get(**RESULT) == {"deadline": 0, "remind_at": 1, "lobby": 0}
+    assert tasks.scan_clocks.delay().get(**RESULT) == {"deadline": 0, "remind_at": 1, "lobby": 0, "rematch": 0}
     assert refresh(match).remind_at is None
     assert tasks.scan_clocks.delay().get(**RESULT) == NO_CLOCK
     assert Outbox.objects.filter(match=match, kind="reminder").count() == 1

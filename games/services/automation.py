@@ -28,7 +28,7 @@ from games.engine.hand import Discard, Phase, parse_action
 from games.text.style import deadline_text
 
 from ..models import Match, Outbox, Player, Seat
-from . import matches, outbox, presence
+from . import matchmaking, outbox, presence, rematch
 from .change import change
 from .errors import ServiceError
 from .play import Table, apply_move, load_table
@@ -187,7 +187,8 @@ class Clock:
 CLOCKS = (
     Clock("deadline", "deadline", Match.Status.RUNNING, enforce_deadline),
     Clock("remind_at", "remind_at", Match.Status.RUNNING, send_reminder),
-    Clock("lobby", "deadline", Match.Status.LOBBY, matches.expire),
+    Clock("lobby", "deadline", Match.Status.LOBBY, matchmaking.lobby_due),
+    Clock("rematch", "rematch_until", Match.Status.FINISHED, rematch.lapse),
 )
 POSTPONE = timedelta(minutes=1)
 
@@ -251,7 +252,7 @@ def act_on_next_due(
 def scan_clocks(
     budget: timedelta = timedelta(seconds=1.5), now: datetime | None = None, among: Collection[int] | None = None
 ) -> dict[str, int]:
-    """Act on every deadline, reminder and lobby expiry that has come (in the matches
+    """Act on every deadline, reminder, lobby clock and rematch offer that has come (in the matches
     ``among``, if given), one match per transaction, until none is left or ``budget``
     is spent (the next scan goes on); return how many of each were found."""
     stop = time.monotonic() + budget.total_seconds()

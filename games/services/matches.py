@@ -6,11 +6,13 @@ import secrets
 from datetime import timedelta
 from functools import partial
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.text.protocol import NewOptions
+from games.text.style import duration_text
 
 from ..models import Match, Player, Seat, Strength
 from . import outbox, play, players, state
@@ -22,7 +24,19 @@ CODE_LENGTHS = (4, 5, 6, 7, 8)  # Match.code holds 8; 4 give about a million cod
 TRIES_PER_LENGTH = 5
 SEATS = 3
 MAX_WAITING = 5  # matches a player may have waiting for players at once
-LOBBY_LIFETIME = timedelta(days=7)  # a match that waits longer for its players is closed
+
+
+def lobby_lifetime() -> timedelta:
+    """How long a match waits for its players before it is closed (``GIN3_LOBBY_DAYS``)."""
+    return timedelta(days=settings.GIN3_LOBBY_DAYS)
+
+
+def first_lobby_clock(is_open: bool) -> timedelta:
+    """When the lobby clock first acts on a new match: an open one is offered a computer
+    player first (``GIN3_LOBBY_BOT_OFFER_HOURS``, ``matchmaking.lobby_due``)."""
+    if is_open:
+        return min(timedelta(hours=settings.GIN3_LOBBY_BOT_OFFER_HOURS), lobby_lifetime())
+    return lobby_lifetime()
 
 
 def new_code(length: int = CODE_LENGTHS[0]) -> str:
@@ -36,7 +50,7 @@ def create(player: Player, options: NewOptions | None = None) -> Match:
     options = options or NewOptions()
     with change() as work:
         _check_waiting(player)
-        match = _with_new_code(player, options)
+        match = with_new_code(player, options)
         work.track(match)
         Seat.objects.create(match=match, player=player, position=0)
         state.append_event(match, "created", actor=player, **options.__dict__)
@@ -44,7 +58,8 @@ def create(player: Player, options: NewOptions | None = None) -> Match:
         return match
 
 
-def _with_new_code(player: Player, options: NewOptions) -> Match:
+def with_new_code(player: Player, options: NewOptions) -> Match:
+    """A new match row with ``options``, made by ``player``, under a code no match has had."""
     for length in CODE_LENGTHS:
         for _attempt in range(TRIES_PER_LENGTH):
             try:
@@ -58,7 +73,7 @@ def _with_new_code(player: Player, options: NewOptions) -> Match:
                         undercut_bonus=options.undercut_bonus,
                         may_discard_taken=options.may_discard_taken,
                         is_open=options.is_open,
-                        deadline=timezone.now() + LOBBY_LIFETIME,
+                        deadline=timezone.now() + first_lobby_clock(options.is_open),
                     )
             except IntegrityError:
                 continue
@@ -155,12 +170,13 @@ def expire(match_id: int) -> bool:
             return False
         play.finish(match, None, "expired")
         match.version += 1
+        waited = duration_text(lobby_lifetime().total_seconds())
         for seat in state.seats_of(match):
             outbox.send(
                 seat.player,
                 "over",
-                lambda: _("#%(code)s waited a week for players and is closed. Start another: new")
-                % {"code": match.code},
+                lambda: _("#%(code)s waited %(time)s for players and is closed. Start another: new")
+                % {"code": match.code, "time": waited},
                 match,
             )
         return True

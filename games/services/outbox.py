@@ -13,20 +13,28 @@ commit. What a player reads is shaped here:
   him), he gets the newest, with every move the others showed.
 - **Once.** A reply that is also everyone's message (the result of the knock
   that ended the hand) is not sent to its author a second time.
+- **In his time.** Each letter is written in its reader's language and time
+  zone. In his quiet hours what can wait (everything but the reply to his own
+  command) waits: its row's ``next_attempt_at`` is the end of them, which
+  delivery respects. A reader who writes a command is awake: what waits for
+  him is released, to arrive before the reply.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from datetime import datetime
 from functools import partial
 
-from django.utils import translation
+from django.utils import timezone, translation
 
 from games.text.render import Rendered, render
 from games.text.tables import legend
 
 from ..models import Match, Outbox, Player
+from . import clocks
 from .change import current
 from .visibility import TableView
 
@@ -90,7 +98,7 @@ def send(
 def reply(player: Player, content: Content, channel: str, replaces: str = "", inline: bool = False) -> Letter:
     """The answer to ``player``'s command, on the channel it came from. An inline reply
     (the channel answers it itself, as SMS in TwiML) is rendered when the change ends
-    like every letter, and written nowhere."""
+    like every letter, and written nowhere; it tells that its reader is awake."""
     letter = Letter(REPLY, content, player, channel=channel, replaces=replaces, inline=inline, is_reply=True)
     current().letters.append(letter)
     return letter
@@ -111,6 +119,8 @@ def write(letters: list[Letter]) -> list[Outbox]:
     read it: on the table, or by SMS as a text of its own so that the table still fits one."""
     rows = []
     explained: set[int] = set()
+    now = timezone.now()
+    awake = {letter.player.pk: letter.player for letter in letters if letter.is_reply and letter.player}
     for letter in _in_order(_merged(letters)):
         destination = _destination(letter)
         if destination is None:
@@ -124,11 +134,27 @@ def write(letters: list[Letter]) -> list[Outbox]:
         letter.text = rendered.text
         if not rendered.text or letter.inline:
             continue
-        row = partial(Outbox, recipient=letter.player, match=letter.match, channel=channel, address=address)
+        due = {} if letter.player is None or letter.player.pk in awake else _held(letter.player, now)
+        row = partial(Outbox, recipient=letter.player, match=letter.match, channel=channel, address=address, **due)
         rows.append(row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=letter.replaces))
         if explanation and channel == SMS:
             rows.append(row(kind="legend", text=explanation))
+    release([player for player in awake.values() if clocks.has_quiet_hours(player)], now)
     return Outbox.objects.bulk_create(rows) if rows else []
+
+
+def _held(player: Player, now: datetime) -> dict[str, datetime]:
+    """In his quiet hours a letter waits for their end (``Outbox.next_attempt_at``)."""
+    end = clocks.quiet_end(player, now)
+    return {"next_attempt_at": end} if end else {}
+
+
+def release(players: list[Player], now: datetime) -> None:
+    """What waits for these players' quiet hours to end is due now: they are awake."""
+    if players:
+        Outbox.objects.filter(
+            recipient__in=players, status=Outbox.Status.PENDING, attempts=0, next_attempt_at__gt=now
+        ).update(next_attempt_at=now)
 
 
 def _merged(letters: list[Letter]) -> list[Letter]:
@@ -162,10 +188,21 @@ def _unique(items: tuple) -> tuple:
 
 
 def _content(letter: Letter) -> object:
-    """A letter's content, worked out once: a callable is called in the reader's language."""
+    """A letter's content, worked out once: a callable is called in the reader's language and zone."""
     if callable(letter.content) and not isinstance(letter.content, str):
         letter.content = _in_language(letter, letter.content)
     return letter.content
+
+
+@contextmanager
+def _as_reader(letter: Letter) -> Iterator[None]:
+    """Words in the reader's language, times in his zone (posts: as the poster set them)."""
+    player = letter.player
+    if player is None:
+        yield
+        return
+    with translation.override(player.language), timezone.override(clocks.zone_of(player)):
+        yield
 
 
 def _in_order(letters: list[Letter]) -> list[Letter]:
@@ -192,8 +229,8 @@ def _first_table(letter: Letter, explained: set[int]) -> bool:
 
 
 def _in_language(letter: Letter, text: Callable[[], object]) -> object:
-    """``text()`` in the letter's reader's language (the active one for a posted letter)."""
-    with translation.override(letter.player.language if letter.player else translation.get_language()):
+    """``text()`` in the letter's reader's language and time zone."""
+    with _as_reader(letter):
         return text()
 
 

@@ -22,7 +22,7 @@ from games.text.reasons import reason_text
 
 from ..models import Hand as HandRow
 from ..models import Match, Player, Seat
-from . import groups, outbox, records, state
+from . import clocks, groups, outbox, records, state
 from .change import current
 from .errors import ServiceError, StaleError
 from .visibility import MoveView, ResultView, result_view, role_names, seat_of_role, table_view
@@ -197,7 +197,8 @@ def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
 
 
 def _start_turn(table: Table) -> None:
-    """The turn's clock: the deadline, and the reminder at four fifths of the time. A
+    """The turn's clock: the deadline, and the reminder at four fifths of the time, in
+    the mover's own time (``clocks.turn_clock``: his time off, his quiet hours). A
     computer player is moved after the commit, and by the clock scan if that is lost."""
     match = table.match
     match.turn_seat = table.mover
@@ -209,8 +210,10 @@ def _start_turn(table: Table) -> None:
         match.deadline, match.remind_at = now + COMPUTER_GRACE, None
         current().computer_move(match)
     else:
-        match.deadline = now + timedelta(seconds=match.move_seconds)
-        match.remind_at = match.deadline - timedelta(seconds=match.move_seconds * REMINDER_SHARE)
+        # His own time: it waits while he is away, and no deadline falls in his quiet hours.
+        full = timedelta(seconds=match.move_seconds)
+        mover = table.seat(table.mover).player
+        match.deadline, match.remind_at = clocks.turn_clock(mover, now, full, full * REMINDER_SHARE)
 
 
 def _begin_change(match: Match) -> None:

@@ -12,12 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from django.utils import timezone
 from django.utils.translation import gettext
 
 from games.engine import Card, Hand, Role, best_arrangements, deadwood, deal, parse_action, parse_cards, replay
 from games.engine.hand import Discard, Knock, Phase
 
-from ..models import Event, Match, Outbox, Player, Seat
+from ..models import Event, Match, Outbox, Player, Report, Seat
 from ..models import Hand as HandRow
 from . import state
 
@@ -266,6 +267,7 @@ class MatchLine:
     suggestion: str = ""  # the sitter's suggestion waiting for the captain
     deadline: datetime | None = None
     paused: bool = False
+    mover_away_until: datetime | None = None  # the player to move is away until then (time off)
 
 
 def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
@@ -295,7 +297,15 @@ def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
         suggestion=hand_row.suggestion if role == "captain" else "",
         deadline=match.deadline,
         paused=match.is_paused,
+        mover_away_until=away_until(next((other.player for other in seats if other.position == match.turn_seat), None)),
     )
+
+
+def away_until(player: Player | None) -> datetime | None:
+    """When ``player``'s time off ends, if he is away now: public, the others are told it."""
+    if player is None or player.away_until is None or player.away_until <= timezone.now():
+        return None
+    return player.away_until
 
 
 @dataclass(frozen=True)
@@ -314,6 +324,7 @@ class HelpView:
     more: int = 0
     telegram: bool = False
     phone: bool = False
+    away_until: datetime | None = None  # his own time off
 
 
 # Everyone: the public pages and the moderation desk --------------------------
@@ -658,11 +669,21 @@ def event_text(event: Event) -> str:
     """An event's data as the moderation desk may show it. Moves name only
     cards laid face up, and "hand_over" reveals a deck that is public by then;
     a sitter's suggestion names a card of the captain's hand, so it is hidden
-    until that hand is revealed."""
+    until that hand is revealed. Team talk may name the cards of a hand in
+    play too: it is read only once the match is over, or once a player has
+    reported the match (``report TEXT``) and the desk must see what was said."""
     data = dict(event.data)
     if event.kind == "suggestion" and event.hand and not is_revealed(event.match, event.hand):
         data["move"] = HIDDEN
+    if event.kind == "team" and "text" in data and not team_talk_open(event.match):
+        data["text"] = HIDDEN
     return ", ".join(f"{key}: {value}" for key, value in data.items())
+
+
+def team_talk_open(match: Match) -> bool:
+    """Whether the desk may read a match's team talk: it is over, or it was reported."""
+    ended = match.status in (Match.Status.FINISHED, Match.Status.ABORTED)
+    return ended or Report.objects.filter(match=match).exists()
 
 
 def message_text(message: Outbox) -> str:

@@ -36,19 +36,25 @@ def _match_line(line, style: Style) -> str:
             said += " " + deadline_text(line.deadline, short=style.name_limit > 0)
         return head + " " + said
     if line.role == "sitter" and line.moves:
-        return head + " " + _("advise %(name)s.") % {"name": style.name(line.to_move)}
-    return head + " " + _("%(name)s to move.") % {"name": style.name(line.to_move)}
+        said = _("advise %(name)s.") % {"name": style.name(line.to_move)}
+    else:
+        said = _("%(name)s to move.") % {"name": style.name(line.to_move)}
+    return head + " " + said + _away_note(line, style)
 
 
 def help_text(view, style: Style) -> str:
     """What makes sense now, match by match, then what always works."""
-    lines = [] if view.lines else [_no_match()]
+    lines = [] if view.lines else [_no_match(), _strangers()]
     lines += [_help_line(line, style) for line in view.lines]
     if view.more:
         lines.append(_("... and %(count)s more: status lists them.") % {"count": view.more})
+    if view.away_until:
+        lines.append(_("You are away, back %(when)s: back ends it now.") % {"when": deadline_text(view.away_until)})
     lines.append(
         _("Always: status, score, new, join CODE, name NAME, lang CODE, advise on|off, help. Cards: 7h 10d Qs.")
     )
+    if view.lines:
+        lines.append(_("Also: open, join any, away 3d, back, quiet 23-07, tz ZONE, report TEXT."))
     if any(line.status == "running" for line in view.lines):
         lines.append(_legend_line())
     if view.telegram:
@@ -63,6 +69,20 @@ def _no_match() -> str:
     )
 
 
+def _strangers() -> str:
+    return _("Strangers: open lists waiting matches; join any takes a seat.")
+
+
+def _away_note(line, style: Style) -> str:
+    """`` Alice is away, back in 2d (...).`` when the player to move takes time off."""
+    if line.mover_away_until is None or line.your_move:
+        return ""
+    return " " + _("%(name)s is away, back %(when)s.") % {
+        "name": style.name(line.to_move),
+        "when": deadline_text(line.mover_away_until, short=style.name_limit > 0),
+    }
+
+
 def _help_line(line, style: Style) -> str:
     code = style.bold(f"#{line.code}")
     if line.status == "lobby":
@@ -72,7 +92,7 @@ def _help_line(line, style: Style) -> str:
         }
     if line.paused:
         return _("%(code)s is paused by an admin: nobody moves until it is resumed.") % {"code": code}
-    return _role_help(line, style, code) + " " + _("resign gives the match up.")
+    return _role_help(line, style, code) + _away_note(line, style) + " " + _("resign gives the match up.")
 
 
 def _role_help(line, style: Style, code: str) -> str:

@@ -12,8 +12,10 @@ NewOptions(move_seconds=259200, target=150, gin_bonus=25, undercut_bonus=5, may_
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 import unicodedata
+import zoneinfo
 from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext as _
@@ -32,6 +34,11 @@ CODE_PATTERN = re.compile(r"^[A-Z0-9]{4,8}$")
 NAME_PATTERN = re.compile(r"^[^\W_]+(?: [^\W_]+)*$")  # letters and digits of any script, single spaces
 MAX_NAME = 20
 MAX_TEAM_TEXT = 300
+MAX_REPORT_TEXT = 500
+AWAY_PATTERN = re.compile(r"^(\d{1,4})([dh]?)$")  # away 3d, away 12h, away 3 (days)
+MAX_AWAY = 366 * 86400
+QUIET_PATTERN = re.compile(r"^(\d{1,2})(?::00)?-(\d{1,2})(?::00)?$")  # quiet 23-07, quiet 23:00-07:00
+ANY = "any"  # join any
 MAX_NUMBER_DIGITS = 6  # no option needs more; int() of thousands of digits is slow, and refused past 4,300
 UNDERCUT_BONUS_RANGE = (0, 25)
 TARGET_RANGE = (50, 500)
@@ -44,8 +51,9 @@ ALIASES = {
     "s": "status",
     "scores": "score",
     "start": "help",
+    "timezone": "tz",
 }
-NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score")
+NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score", "open", "again", "back")
 CARD_ARGUMENT = ("discard", "knock")
 PLAY_COMMANDS = ("pass", "take", "draw", "discard", "knock")
 COMMANDS = (
@@ -63,6 +71,10 @@ COMMANDS = (
     "resign",
     "name",
     "advise",
+    "away",
+    "quiet",
+    "tz",
+    "report",
 )
 CONFIRM_WORDS = ("yes",)
 SWITCH_WORDS = ("on", "off")
@@ -202,6 +214,8 @@ def _command(name: str, args: list[str], text: str) -> Command:
         if len(args) != 1 or args[0].lower() not in SWITCH_WORDS:
             raise ProtocolError(_("As the sitter, get the captain's cards to advise on: advise on, or advise off"))
         return Command(name, text=args[0].lower())
+    if name == "join" and args and args[0].lower() == ANY:
+        return _join_any(args[1:])
     if name in ("join", "group"):
         if len(args) != 1:
             raise ProtocolError(_("Say which match: %(command)s K7Q2") % {"command": name})
@@ -219,11 +233,23 @@ def _command(name: str, args: list[str], text: str) -> Command:
             raise ProtocolError(_("You can suggest pass, take, draw, discard CARD or knock CARD."))
         return Command(name, suggestion=parse(" ".join(args)))
     if name == "team":
-        # The message is everything after the command word (and the #CODE before it), spacing kept.
-        message = text.strip().split(None, 2 if text.lstrip().startswith("#") else 1)[-1] if args else ""
+        message = _rest(text, args)
         if not message:
             raise ProtocolError(_("Say what to tell your partner: team take the 7"))
         return Command(name, text=message[:MAX_TEAM_TEXT])
+    if name == "report":
+        message = _rest(text, args)
+        if not message:
+            raise ProtocolError(_("Say what happened, for the moderators: report TEXT"))
+        return Command(name, text=message[:MAX_REPORT_TEXT])
+    if name == "away":
+        return Command(name, number=_away_seconds(args))
+    if name == "quiet":
+        return Command(name, text=_quiet_hours(args))
+    if name == "tz":
+        if len(args) > 1:
+            raise ProtocolError(_zone_usage(" ".join(args)))
+        return Command(name, text=time_zone(args[0]) if args else "")
     if name == "lang":
         if len(args) != 1 or args[0].lower() not in LANGUAGE_CODES:
             raise ProtocolError(_("Languages: %(codes)s. Example: lang en") % {"codes": " ".join(LANGUAGE_CODES)})
@@ -239,6 +265,71 @@ def _command(name: str, args: list[str], text: str) -> Command:
             raise ProtocolError(_("Where your turns go: notify sms, notify telegram or notify auto"))
         return Command(name, text=args[0].lower())
     raise ProtocolError(_("I don't know '%(word)s'. Type help for the commands.") % {"word": name})
+
+
+def _rest(text: str, args: list[str]) -> str:
+    """Everything after the command word (and the #CODE before it), spacing kept: a message."""
+    return text.strip().split(None, 2 if text.lstrip().startswith("#") else 1)[-1] if args else ""
+
+
+def _join_any(args: list[str]) -> Command:
+    """``join any [TIME]``: a seat in the oldest open match (with that move time)."""
+    if len(args) > 1 or (args and args[0].lower() not in MOVE_TIMES):
+        raise ProtocolError(
+            _("join any, or with a time a move: join any 1h. TIME is one of: %(times)s")
+            % {"times": " ".join(MOVE_TIMES)}
+        )
+    return Command("join", text=ANY, number=MOVE_TIMES[args[0].lower()] if args else None)
+
+
+def _away_seconds(args: list[str]) -> int | None:
+    """``away 3d`` (days), ``away 12h`` (hours), ``away 3`` (days): the seconds of time off;
+    None for ``away`` alone, which shows what is left."""
+    if not args:
+        return None
+    found = AWAY_PATTERN.match(args[0].lower()) if len(args) == 1 else None
+    seconds = int(found[1]) * (3600 if found[2] == "h" else 86400) if found else 0
+    if not 0 < seconds <= MAX_AWAY:
+        raise ProtocolError(_("Time off in days or hours: away 3d, away 12h. away alone shows what you have left."))
+    return seconds
+
+
+def _quiet_hours(args: list[str]) -> str:
+    """``quiet 23-07`` as ``23-07``, ``quiet off`` as ``off``, ``quiet`` alone as ""."""
+    if not args:
+        return ""
+    if len(args) == 1 and args[0].lower() == "off":
+        return "off"
+    found = QUIET_PATTERN.match(args[0]) if len(args) == 1 else None
+    hours = (int(found[1]) % 24, int(found[2]) % 24) if found and int(found[1]) <= 24 and int(found[2]) <= 24 else None
+    if hours is None or hours[0] == hours[1]:
+        raise ProtocolError(
+            _("Quiet hours run from one hour of your day to another: quiet 23-07. quiet off ends them.")
+        )
+    return f"{hours[0]:02d}-{hours[1]:02d}"
+
+
+def time_zone(word: str) -> str:
+    """A time zone by its IANA name, in any case: ``europe/skopje`` is ``Europe/Skopje``.
+
+    >>> time_zone("europe/skopje")
+    'Europe/Skopje'
+    """
+    name = _zone_names().get(word.lower())
+    if name is None:
+        raise ProtocolError(_zone_usage(word))
+    return name
+
+
+@functools.cache
+def _zone_names() -> dict[str, str]:
+    return {name.lower(): name for name in zoneinfo.available_timezones()}
+
+
+def _zone_usage(word: str) -> str:
+    return _("'%(zone)s' is not a time zone I know. Name one like this: tz Europe/Skopje (or tz UTC).") % {
+        "zone": _short(word)
+    }
 
 
 def phone_number(text: str) -> str:

@@ -12,6 +12,7 @@ from django.utils.translation import get_language
 
 from .bidi import isolate
 from .lists import help_text, matches_text
+from .offers import offer_buttons, offer_line
 from .sms import compact
 from .style import SMS, TELEGRAM, style_for
 from .tables import public_table_text, result_text, sms_table, table_buttons, table_text
@@ -41,4 +42,7 @@ def render(content: object, channel: str) -> Rendered:
         "HelpView": help_text,
     }.get(kind)
     text = words(content, style) if words else style.text(str(content))
-    return Rendered(compact(text) if channel == SMS else isolate(text, get_language()))
+    if channel != TELEGRAM and (line := offer_line(content)):
+        text += "\n" + line
+    buttons = offer_buttons(content) if channel == TELEGRAM else []
+    return Rendered(compact(text) if channel == SMS else isolate(text, get_language()), buttons)

@@ -4,9 +4,10 @@
 reply; notifications for the others go to the outbox. Whatever goes wrong
 with the input, the game is unchanged and the player gets a short reason.
 The handlers live by subject: ``info`` (help, status, score), ``lobby``
-(making and leaving matches), ``moves`` (play, advice, team talk) and
-``account`` (the player's own settings); ``choosing`` finds the match a
-command is for.
+(making and leaving matches), ``finding`` (the open matches), ``moves``
+(play, advice, team talk), ``again`` (a rematch), ``report`` (to the
+moderators), ``account`` and ``time_off`` (the player's own settings and
+time); ``choosing`` finds the match a command is for.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from .. import linking, moderation, outbox, play, state
 from ..change import change
 from ..errors import ServiceError, StaleError
 from ..visibility import TableView
-from . import account, info, lobby, moves
+from . import account, again, finding, info, lobby, moves, report, time_off
 from .choosing import Reply
 
 HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
@@ -34,7 +35,7 @@ HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
     "status": info.status,
     "score": info.score,
     "new": lobby.new,
-    "join": lobby.join,
+    "join": finding.join,
     "bot": lobby.bot,
     "leave": lobby.leave,
     "resign": lobby.resign,
@@ -52,6 +53,13 @@ HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
     "phone": linking.phone,
     "link": linking.link,
     "notify": linking.notify,
+    "open": finding.open_matches,
+    "again": again.again,
+    "away": time_off.away,
+    "back": time_off.back,
+    "quiet": time_off.quiet,
+    "tz": time_off.tz,
+    "report": report.report,
 }
 
 

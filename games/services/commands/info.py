@@ -10,7 +10,7 @@ from games.text.style import HAND_KINDS
 from ...models import Match, Player, Seat
 from .. import play, state
 from ..errors import ServiceError
-from ..visibility import HelpView, MatchesView, match_line
+from ..visibility import HelpView, MatchesView, away_until, match_line
 from .choosing import ACTIVE, RUNNING, Reply, any_match, my_seats, pick, sitter_advising, to_move
 
 MAX_LISTED = 10  # a list longer than this would not fit a Telegram message or a few SMS
@@ -19,7 +19,9 @@ MAX_LISTED = 10  # a list longer than this would not fit a Telegram message or a
 def help_(player: Player, command: Command) -> Reply:
     """What makes sense now in each of his matches, for his role and its state."""
     lines, more = _lines(player)
-    return HelpView(lines, more, telegram=bool(player.telegram_chat_id), phone=bool(player.phone))
+    return HelpView(
+        lines, more, telegram=bool(player.telegram_chat_id), phone=bool(player.phone), away_until=away_until(player)
+    )
 
 
 def status(player: Player, command: Command) -> Reply:

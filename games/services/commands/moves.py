@@ -76,8 +76,8 @@ def team(player: Player, command: Command) -> Reply:
             _("You have sent %(count)s team messages since the last move: wait for the next one.")
             % {"count": MAX_TEAM_MESSAGES}
         )
-    state.append_event(match, "team", hand_row, player)
     message = command.text
+    state.append_event(match, "team", hand_row, player, text=message)  # the desk reads it: visibility.event_text
     outbox.send(
         partner,
         "team",

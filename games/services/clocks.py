@@ -1,0 +1,102 @@
+"""A player's own time: his zone, his quiet hours, and the clock of a turn of his.
+
+A turn's deadline is the one place where the player's time off and quiet hours
+meet the match: his time starts when his time off ends (``Player.away_until``),
+a deadline that would fall in his quiet hours moves to their end, and his
+reminder comes before they start rather than during them. Quiet hours are whole
+hours of his local day (``quiet 23-07``), so a day-light saving change moves
+them in UTC: they are worked out in his zone for each moment asked about.
+"""
+
+from __future__ import annotations
+
+import functools
+from datetime import UTC, date, datetime, time, timedelta
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from ..models import Player
+
+DEFAULT_ZONE = "UTC"
+# A reminder that would fall in quiet hours comes this long before they start: the
+# clock scan acts within seconds, and a reminder written in quiet hours would be held.
+BEFORE_QUIET = timedelta(minutes=15)
+
+
+@functools.cache
+def zone(name: str) -> ZoneInfo:
+    """The zone of that name; UTC for a name that is no zone (the parser lets none in)."""
+    try:
+        return ZoneInfo(name or DEFAULT_ZONE)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo(DEFAULT_ZONE)
+
+
+def zone_of(player: Player) -> ZoneInfo:
+    return zone(player.time_zone)
+
+
+def has_quiet_hours(player: Player) -> bool:
+    return player.quiet_from is not None and player.quiet_until is not None
+
+
+def quiet_period(player: Player, moment: datetime) -> tuple[datetime, datetime] | None:
+    """The quiet hours of ``player`` that ``moment`` falls in, as (start, end) in UTC;
+    None when it falls outside them. ``quiet 23-07`` is from 23:00 to 07:00 of his
+    local days, whatever their offset from UTC that night."""
+    if not has_quiet_hours(player):
+        return None
+    local_zone = zone_of(player)
+    local = moment.astimezone(local_zone)
+    first, last, day = player.quiet_from, player.quiet_until, local.date()
+    if first < last:
+        if not first <= local.hour < last:
+            return None
+        start_day, end_day = day, day
+    elif local.hour >= first:
+        start_day, end_day = day, day + timedelta(days=1)
+    elif local.hour < last:
+        start_day, end_day = day - timedelta(days=1), day
+    else:
+        return None
+    start, end = _at(start_day, first, local_zone), _at(end_day, last, local_zone)
+    return (start, end) if start <= moment < end else None
+
+
+def _at(day: date, hour: int, local_zone: ZoneInfo) -> datetime:
+    """``hour`` o'clock of a local ``day``, in UTC. An hour a spring change skips is
+    read with the offset before the change: the moment the clocks jump to."""
+    return datetime.combine(day, time(hour), tzinfo=local_zone).astimezone(UTC)
+
+
+def quiet_end(player: Player, moment: datetime) -> datetime | None:
+    """When the quiet hours ``moment`` falls in end; None when it is outside them."""
+    period = quiet_period(player, moment)
+    return period[1] if period else None
+
+
+def out_of_quiet(player: Player, moment: datetime) -> datetime:
+    """``moment``, or the end of the quiet hours it falls in."""
+    return quiet_end(player, moment) or moment
+
+
+def clock_start(player: Player, now: datetime) -> datetime:
+    """When his time starts to run: now, or when his time off ends."""
+    return max(now, player.away_until) if player.away_until else now
+
+
+def turn_clock(
+    player: Player, now: datetime, time_left: timedelta, reminder_before: timedelta
+) -> tuple[datetime, datetime | None]:
+    """The deadline and the reminder of ``player``'s turn with ``time_left`` on his clock.
+
+    His time runs from ``clock_start``; a deadline in his quiet hours moves to their
+    end. The reminder is due ``reminder_before`` the deadline; if that is in his quiet
+    hours it comes a little before they start, and if that is no later than his time
+    starts, there is none (he has just been told it is his turn)."""
+    start = clock_start(player, now)
+    deadline = out_of_quiet(player, start + time_left)
+    remind_at = deadline - reminder_before
+    period = quiet_period(player, remind_at)
+    if period is not None:
+        remind_at = period[0] - BEFORE_QUIET
+    return deadline, remind_at if remind_at > start else None
