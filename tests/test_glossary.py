@@ -46,8 +46,8 @@ TERMS = {
     },
     r"\bknock": {
         "mk": ["троп"],
-        "he": ["דופק", "דפוק"],
-        "lt": ["beld", "belst"],
+        "he": ["דופק", "דפוק", "דפיק"],  # the noun: "דפיקה"
+        "lt": ["beld", "bels"],  # "pasibelsk" (knock!), "belstis"
         "mr": ["नॉक"],
         "ms": ["ketuk", "etuk"],
     },
@@ -78,6 +78,11 @@ TERMS = {
 # Where a msgid uses the English word in another sense than the term's.
 OTHER_SENSE = {
     "This group follows #%(code)s: tables and results, never a hand.": "the cards a player holds",
+    (
+        'To verify by hand: the commitment is sha256("salt:deck"), e.g. <code>echo -n "SALT:DECK" | sha256sum</code>.'
+    ): "by hand: oneself, not by a page",
+    "Checked in your browser: the deck and salt match the commitment.": "match: agree with",
+    "Does not match: this deck is not the one committed to at the deal.": "match: agree with",
 }
 # Words a reading by speakers' standards rejected: each stays out of its catalogue.
 REJECTED = {

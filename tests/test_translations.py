@@ -33,21 +33,29 @@ ROOT = Path(settings.BASE_DIR)
 LANGUAGES = [code for code, _name in settings.LANGUAGES if code != "en"]
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd%]")
 # What players type stays ASCII and untranslated: the words in capitals that stand for
-# what to type, card notation, and a command word before its argument, after "type",
-# "text" or "use", or in a list of commands.
+# what to type, card notation, a command word before its argument, after "type",
+# "text" or "use", or in a list of commands, and the options of new with their number.
 _COMMAND = (
     "(?:help|new|join|bot|leave|status|pass|take|draw|discard|d|knock|suggest|accept|team|score|resign"
     "|lang|phone|link|notify|group)"
 )
 TYPED = [
     re.compile(r"\b(?:STOP|START|CODE|MOVE|CARD|TEXT|TIME)\b"),
-    re.compile(r"(?<![\w#])(?:10|[2-9TJQKA])[shdc](?!\w)"),
+    re.compile(r"(?<![\w#])(?!A[sh] [a-z])(?:10|[2-9TJQKA])[shdc](?!\w)"),  # not "As the sitter"
     re.compile(rf"\b{_COMMAND} (?:[A-Z]{{3,}}\b|%\(\w+\)s|[+#]?\d+\w*|\[[^\]]*\]|(?:10|[2-9TJQKA])[shdc]\b)"),
     re.compile(rf"(?<=\b[Tt]ype ){_COMMAND}\b|(?<=\b[Tt]ext ){_COMMAND}\b|(?<=\buse ){_COMMAND}\b"),
     re.compile(rf"\b{_COMMAND}(?:, {_COMMAND}\b)+"),
+    re.compile(r"\b(?:gin|undercut) (?:N\b|\d+)"),  # the options of new: "new undercut 15"
 ]
 # Labels of Telegram buttons, which carry the command itself: a label may be translated.
 BUTTON_LABELS = {"take", "draw", "pass", "accept %(move)s"}
+# Where a msgid uses a command word as the English verb, not as what to type: the
+# translation says the verb in its own language.
+AS_PROSE = {
+    "you may not discard %(card)s, the card you just took from the pile.": {"discard %(card)s"},
+    "How to read it: [brackets] hold a meld; the other cards are deadwood, (N) their count. knock CARD(N): "
+    "discard CARD and knock with N left. %(box)s box, %(captain)s captain, %(sitter)s sitter.": {"discard CARD"},
+}
 BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
@@ -57,9 +65,14 @@ BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 @dataclass
 class Entry:
     msgid: str
+    msgctxt: str = ""  # pgettext's context: the same msgid in two contexts is two entries
     msgid_plural: str = ""
     msgstr: list[str] = field(default_factory=list)  # one string, or one per plural form
     flags: set[str] = field(default_factory=set)
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.msgctxt, self.msgid)
 
 
 def read_po(path: Path) -> tuple[dict[str, str], list[Entry]]:
@@ -80,10 +93,17 @@ def read_po(path: Path) -> tuple[dict[str, str], list[Entry]]:
         line = line.strip()
         if line.startswith("#,"):
             flags |= {flag.strip() for flag in line[2:].split(",")}
-        elif line.startswith("msgid "):
+        elif line.startswith("msgctxt "):
             current = Entry(msgid="", flags=flags)
             entries.append(current)
-            flags, target = set(), ("msgid", 0)
+            flags, target = set(), ("msgctxt", 0)
+            append(ast.literal_eval(line[8:]))
+        elif line.startswith("msgid "):
+            if target is None or target[0] != "msgctxt":  # else the entry began with its context
+                current = Entry(msgid="", flags=flags)
+                entries.append(current)
+                flags = set()
+            target = ("msgid", 0)
             append(ast.literal_eval(line[6:]))
         elif line.startswith("msgid_plural "):
             target = ("msgid_plural", 0)
@@ -118,6 +138,38 @@ def nplurals(header: dict[str, str]) -> int:
 # The catalogues -------------------------------------------------------------------------
 
 
+def test_a_msgid_in_two_contexts_is_two_entries(tmp_path):
+    """pgettext: "C" as a role mark and "C" as a card dealt to the captain are two
+    entries, each with its own translation (and its own context in the .mo)."""
+    path = tmp_path / "django.po"
+    path.write_text(
+        'msgid ""\nmsgstr "Language: mk\\n"\n\n'
+        'msgctxt "role mark"\nmsgid "C"\nmsgstr "кап."\n\n'
+        '#, fuzzy\nmsgctxt ""\n"a card dealt"\nmsgid "C"\nmsgstr "Кп"\n\n'
+        'msgid "C"\nmsgstr "Ц"\n',
+        encoding="utf-8",
+    )
+    _header, entries = read_po(path)
+    assert [(e.key, e.msgstr, e.flags) for e in entries] == [
+        (("role mark", "C"), ["кап."], set()),
+        (("a card dealt", "C"), ["Кп"], {"fuzzy"}),
+        (("", "C"), ["Ц"], set()),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("msgid", "typed"),
+    [
+        ("As the sitter you get the captain's cards.", set()),
+        ("Cards: As Kd 7h", {"As", "Kd", "7h"}),
+        ("new [TIME] [undercut N]. Example: new undercut 15", {"new [TIME]", "TIME", "undercut N", "undercut 15"}),
+        ("The gin bonus is 25 or 20: new gin 20", {"gin 20"}),
+    ],
+)
+def test_what_players_type_is_told_from_english_words(msgid, typed):
+    assert {match for pattern in TYPED for match in pattern.findall(msgid)} == typed
+
+
 def test_every_language_but_english_has_a_catalogue():
     assert LANGUAGES, "settings.LANGUAGES lists no language to translate into"
     for language in LANGUAGES:
@@ -141,7 +193,7 @@ def test_every_msgid_is_translated_and_none_is_fuzzy(language):
 
 
 def test_every_catalogue_has_the_same_msgids():
-    msgids = {language: {entry.msgid for entry in catalogue(language)[1]} for language in LANGUAGES}
+    msgids = {language: {entry.key for entry in catalogue(language)[1]} for language in LANGUAGES}
     first = LANGUAGES[0]
     for language in LANGUAGES[1:]:
         assert msgids[language] == msgids[first], (language, msgids[language] ^ msgids[first])
@@ -159,6 +211,7 @@ def test_translations_keep_the_placeholders_of_their_msgid(language):
 def test_translations_keep_what_players_type(language):
     for entry in catalogue(language)[1]:
         typed = set() if entry.msgid in BUTTON_LABELS else {m for p in TYPED for m in p.findall(entry.msgid)}
+        typed -= AS_PROSE.get(entry.msgid, set())
         for text in entry.msgstr:
             missing = [words for words in typed if words not in text]
             assert not missing, f"{language}: {entry.msgid!r} -> {text!r} lost {missing}"
@@ -177,6 +230,9 @@ def test_the_committed_mo_is_compiled_from_the_po(language):
             for count in range(0, 30):
                 said = compiled.ngettext(entry.msgid, entry.msgid_plural, count)
                 assert said in entry.msgstr, f"{language}: stale .mo for {entry.msgid!r}"
+        elif entry.msgctxt:
+            said = compiled.pgettext(entry.msgctxt, entry.msgid)
+            assert said == entry.msgstr[0], f"{language}: stale .mo for {entry.key!r}"
         else:
             assert compiled.gettext(entry.msgid) == entry.msgstr[0], f"{language}: stale .mo for {entry.msgid!r}"
 
@@ -199,8 +255,8 @@ def test_the_catalogues_are_up_to_date_with_the_code(tmp_path, settings, monkeyp
         no_obsolete=True,
         verbosity=0,
     )
-    in_code = {entry.msgid for entry in read_po(po_path(LANGUAGES[0], copy))[1]}
-    in_catalogue = {entry.msgid for entry in catalogue(LANGUAGES[0])[1]}
+    in_code = {entry.key for entry in read_po(po_path(LANGUAGES[0], copy))[1]}
+    in_catalogue = {entry.key for entry in catalogue(LANGUAGES[0])[1]}
     assert in_code - in_catalogue == set(), "new strings in the code: run makemessages and translate them"
     assert in_catalogue - in_code == set(), "strings no longer in the code: run makemessages --no-obsolete"
 
@@ -246,14 +302,16 @@ def test_a_parser_refusal_comes_in_the_players_language(language, make_player):
 # text or a {% translate variable %} that makemessages cannot see. The reading net
 # plays a hand in each language, on the terminal, Telegram and SMS at once, and reads
 # everything the three players got for English that came from data (a hand's kind, a
-# role letter, the engine's reason). English is the source language: its strings are
-# the msgids, so for English the source net is the check. Each net starts from an
-# explicit list of today's offenders, which only shrinks: an offender that is fixed
-# must leave its list (the test says so), and a new one fails.
+# role mark, the engine's reason: all worded in the catalogues now). English is the
+# source language: its strings are the msgids, so for English the source net is the
+# check. Each net starts from an explicit list of today's offenders, which only
+# shrinks: an offender that is fixed must leave its list (the test says so), and a
+# new one fails.
 
 PLAYER_SOURCES = ("games/text", "games/services", "bot")
-OPERATOR_COMMANDS = "bot/management/commands"  # what they print, the operator reads...
-PLAYER_CONSOLE = "bot/management/commands/play.py"  # ...except the terminal client: a player reads it
+OPERATOR_COMMANDS = "bot/management/commands"  # what they print, the operator reads
+PLAYER_CONSOLE = "bot/terminal"  # the terminal client (`make play`): what it says, a player reads
+CONSOLE_CALLS = {"write", "say"}
 PLAYER_ERRORS = {"ServiceError", "StaleError", "ProtocolError"}  # their message is the player's reply
 LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical"}
 PAGE_TEMPLATES = ("templates/base.html", "templates/games")  # templates/admin is the admins' only
@@ -261,29 +319,24 @@ NAMES = {"gin3", "telegram", "sms", "twilio", "utc", "bot", "easy", "sha256", "s
 
 # Source strings in English that a player reads: (file, text, where {} stands for a value).
 UNTRANSLATED_SOURCE = {
-    # The terminal client (`make play`) greets, ends and says goodbye in English.
-    (PLAYER_CONSOLE, "gin3 in the terminal, as {}. Type help, or quit to stop.\n"),
-    (PLAYER_CONSOLE, "#{} is over. See it at {}/m/{}/\n"),
-    (PLAYER_CONSOLE, "\nBye. #{} waits for you: make play ARGS='--join {}'\n"),
-    # The match page translates values at run time, msgids makemessages never sees: the
-    # roles are translated only because render.py happens to mark the same words; the
-    # phase ("upcard") and the hand's kind ("knock", "undercut", "gin") stay English.
+    # An SMS player's name until he chooses one, stored once in English ("Player 1234"):
+    # every reader, in every language, reads "Player". A stored name cannot follow the
+    # reader's language; a default without a word ("…1234") would read in all of them.
+    ("games/services/players.py", "Player {}"),
+    # The match page translates a role at run time, a msgid makemessages never sees in
+    # the template: it reads in the page's language only because games/text/style.py's
+    # ROLE_NAMES marks the same three words ("box", "captain", "sitter"). A filter that
+    # looks the role up in ROLE_NAMES would need no such coincidence.
     ("templates/games/match.html", "{% translate seat.role %}"),
     ("templates/games/match.html", "{% translate table.to_move_role %}"),
-    ("templates/games/match.html", "{% translate table.phase %}"),
     ("templates/games/match.html", "{% translate role %}"),
-    ("templates/games/match.html", "{% translate s.kind %}"),
+    ("templates/games/match.html", "{% translate role|capfirst %}"),
 }
 # What players read that is English in every language, found by the reading net:
-# a pattern and where it comes from.
-UNTRANSLATED_DATA = {
-    # score: Hand.result, the hand's kind, put into "(%(kind)s)" (games/services/commands.py)
-    r"\((?:knock|undercut|gin)\)": "the hand's kind in score",
-    # the seats line: the first letter of the English role name (games/text/render.py)
-    r"(?<=\w)\([BCS]\)": "the role letters",
-    # "Not allowed: %(why)s": the engine's reason and its rule number (games/services/play.py)
-    r"(?<=: )[a-z][^\n]*?\(R\d[\d.]*\)": "the engine's reason",
-}
+# a pattern and where it comes from. None today: the hand's kind in score
+# (style.HAND_KINDS), the role marks of the scores line (style.ROLE_MARKS) and the
+# engine's reasons (text/reasons.py) are all words of the catalogues now.
+UNTRANSLATED_DATA: dict[str, str] = {}
 # Command words and the words in capitals that stand for what to type.
 COMMAND_WORDS = set(_COMMAND.removeprefix("(?:").removesuffix(")").split("|")) | {
     "quit",
@@ -334,7 +387,8 @@ def _is_prose(text: str, english: set[str]) -> bool:
     if not re.search(r"[A-Za-z] +\S", text):
         return False  # one word, a key ("table:{}"), an address: nothing to read
     text = re.sub(r"\{\}|https?://\S+|\S*[_@/=]\S*", " ", _without_typed(text))
-    return any(word.lower() in english for word in re.findall(r"[A-Za-z]{3,}", text))
+    # Words in capitals are keys or SQL ("ON CONFLICT ... DO NOTHING"), not a sentence.
+    return any(word.lower() in english for word in re.findall(r"\b(?![A-Z]+\b)[A-Za-z]{3,}", text))
 
 
 def _literal(node: ast.AST) -> str | None:
@@ -374,7 +428,7 @@ def _player_strings(tree: ast.AST, console: bool) -> list[tuple[ast.AST, str]]:
             if isinstance(node, ast.Dict):
                 found.extend((value, _literal(value)) for value in node.values if value is not None and _literal(value))
             if isinstance(node, ast.Call) and (
-                _called(node) in PLAYER_ERRORS or (console and _called(node) == "write")
+                _called(node) in PLAYER_ERRORS or (console and _called(node) in CONSOLE_CALLS)
             ):
                 found.extend(
                     (arg, _literal(arg)) for arg in node.args if isinstance(arg, ast.Constant) and _literal(arg)
@@ -392,10 +446,10 @@ def _source_offenders(root: Path = ROOT) -> list[SourceString]:
     for folder in PLAYER_SOURCES:
         for path in sorted((root / folder).rglob("*.py")):
             relative = path.relative_to(root).as_posix()
-            if relative.startswith(OPERATOR_COMMANDS) and relative != PLAYER_CONSOLE:
+            if relative.startswith(OPERATOR_COMMANDS):
                 continue
             tree = ast.parse(path.read_text(encoding="utf-8"))
-            for node, text in _player_strings(tree, console=relative == PLAYER_CONSOLE):
+            for node, text in _player_strings(tree, console=relative.startswith(PLAYER_CONSOLE)):
                 if _is_prose(text, english):
                     offenders.append(SourceString(relative, text, node.lineno))
     for folder in PAGE_TEMPLATES:
@@ -443,7 +497,7 @@ def test_the_source_net_catches_what_it_is_for(tmp_path):
     """A net that catches nothing proves nothing: planted offenders of each kind are found,
     and what players never read is let through."""
     (tmp_path / "games" / "services").mkdir(parents=True)
-    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "terminal").mkdir(parents=True)
     (tmp_path / "templates" / "games").mkdir(parents=True)
     (tmp_path / "games" / "text").mkdir(parents=True)
     (tmp_path / "games" / "services" / "planted.py").write_text(
@@ -454,7 +508,12 @@ def test_the_source_net_catches_what_it_is_for(tmp_path):
         "    key = f'table:{match}'\n"
         "    kinds = {'gin': 'goes gin', 'knock': 'knock'}\n"
         "    notice = f'The match {match} is over.'\n"
+        "    sql = f'INSERT INTO {match} VALUES (%s) ON CONFLICT DO NOTHING'\n"
         "    raise ServiceError('Take a card first.')\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "bot" / "terminal" / "planted.py").write_text(
+        "def bye(screen, log):\n    log.write('the session is over')\n    screen.say('See you soon.')\n",
         encoding="utf-8",
     )
     (tmp_path / "templates" / "base.html").write_text("<p>{% translate 'Hands' %}</p>", encoding="utf-8")
@@ -468,6 +527,8 @@ def test_the_source_net_catches_what_it_is_for(tmp_path):
         ("games/services/planted.py", "goes gin"),
         ("games/services/planted.py", "The match {} is over."),
         ("games/services/planted.py", "Take a card first."),
+        ("bot/terminal/planted.py", "the session is over"),
+        ("bot/terminal/planted.py", "See you soon."),
         ("templates/games/page.html", "{% translate hand.kind %}"),
         ("templates/games/page.html", "Waiting for players:"),
     }
