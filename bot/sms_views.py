@@ -71,7 +71,7 @@ def inbound(request: HttpRequest) -> HttpResponse:
         replies = receive(phone, body, sid)
     except DATABASE_UNAVAILABLE:
         log.exception("SMS %s not recorded: the database is unavailable", sid)
-        replies = [_("gin3 could not take that, please send it again in a minute.")]
+        replies = [sms(_("gin3 could not take that, please send it again in a minute."))]
     except Exception:
         log.exception("SMS %s could not be handled", sid)
         replies = []

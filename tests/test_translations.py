@@ -37,10 +37,10 @@ PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd%]")
 # "text" or "use", or in a list of commands, and the options of new with their number.
 _COMMAND = (
     "(?:help|new|join|bot|leave|status|pass|take|draw|discard|d|knock|suggest|accept|team|score|resign"
-    "|lang|phone|link|notify|group)"
+    "|lang|phone|link|notify|group|name|advise|open|any|again|away|back|quiet|tz|report)"
 )
 TYPED = [
-    re.compile(r"\b(?:STOP|START|CODE|MOVE|CARD|TEXT|TIME)\b"),
+    re.compile(r"\b(?:STOP|START|CODE|MOVE|CARD|TEXT|TIME|NAME|ZONE)\b"),
     re.compile(r"(?<![\w#])(?!A[sh] [a-z])(?:10|[2-9TJQKA])[shdc](?!\w)"),  # not "As the sitter"
     re.compile(rf"\b{_COMMAND} (?:[A-Z]{{3,}}\b|%\(\w+\)s|[+#]?\d+\w*|\[[^\]]*\]|(?:10|[2-9TJQKA])[shdc]\b)"),
     re.compile(rf"(?<=\b[Tt]ype ){_COMMAND}\b|(?<=\b[Tt]ext ){_COMMAND}\b|(?<=\buse ){_COMMAND}\b"),

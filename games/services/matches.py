@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.text.protocol import NewOptions
 from games.text.style import duration_text
@@ -100,7 +101,11 @@ def _check_waiting(player: Player) -> None:
     waiting = Match.objects.filter(status=Match.Status.LOBBY, seats__player=player).count()
     if waiting >= MAX_WAITING:
         raise ServiceError(
-            _("You have %(count)s matches waiting for players: start one (bot) or leave one first.")
+            ngettext(
+                "You have %(count)s match waiting for players: start it (bot) or leave it first.",
+                "You have %(count)s matches waiting for players: start one (bot) or leave one first.",
+                waiting,
+            )
             % {"count": waiting}
         )
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django import template
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.engine import Card, parse_cards
+from games.text.style import ROLE_NAMES, duration_text
 
 register = template.Library()
 
@@ -46,6 +48,19 @@ def card(value: Card | str | None) -> SafeString:
 @register.filter
 def cards(values: Iterable[Card | str]) -> SafeString:
     return format_html_join("", "{}", ((card(value),) for value in values))
+
+
+@register.filter
+def role_name(role: str) -> str:
+    """A role's name in the reader's language: the same words as the messages use."""
+    return str(ROLE_NAMES.get(role, ""))
+
+
+@register.filter
+def time_waited(since) -> str:
+    """How long a match has waited, in the notation of ``new 5m`` that every language
+    reads (``3d 4h``), rather than Django's ``timesince``, which lacks some of ours."""
+    return duration_text((timezone.now() - since).total_seconds())
 
 
 @register.filter

@@ -113,12 +113,25 @@ def _turn_line(view, style: Style, knocks: int, deadline: bool) -> str:
 
 def legend(channel: str) -> str:
     """How to read a table, told once to each player with his first table. It names no
-    card: an example card would read as one of his."""
-    text = _(
-        "How to read it: [brackets] hold a meld; the other cards are deadwood, (N) their count. "
-        "knock CARD(N): discard CARD and knock with N left. %(box)s box, %(captain)s captain, %(sitter)s sitter."
-    ) % {"box": ROLE_MARKS["box"], "captain": ROLE_MARKS["captain"], "sitter": ROLE_MARKS["sitter"]}
-    return compact(text) if channel == SMS else escape(text) if channel == TELEGRAM else text
+    card: an example card would read as one of his. By SMS a meld is written with dashes."""
+    marks = {"box": ROLE_MARKS["box"], "captain": ROLE_MARKS["captain"], "sitter": ROLE_MARKS["sitter"]}
+    if channel == SMS:
+        return compact(
+            _(
+                "How to read it: cards joined by - are a meld; the others are deadwood, (N) their count. "
+                "knock CARD(N): discard CARD and knock with N left. %(box)s box, %(captain)s captain, "
+                "%(sitter)s sitter."
+            )
+            % marks
+        )
+    text = (
+        _(
+            "How to read it: [brackets] hold a meld; the other cards are deadwood, (N) their count. "
+            "knock CARD(N): discard CARD and knock with N left. %(box)s box, %(captain)s captain, %(sitter)s sitter."
+        )
+        % marks
+    )
+    return escape(text) if channel == TELEGRAM else text
 
 
 def public_table_text(view, style: Style) -> str:

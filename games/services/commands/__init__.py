@@ -17,7 +17,7 @@ from dataclasses import replace
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
@@ -121,12 +121,13 @@ def _keep_pace(player: Player) -> None:
     wait = limiter.acquire([Rule(f"gin3:commands:{player.pk}", settings.GIN3_COMMANDS_PER_MINUTE, 60.0)])
     if wait:
         told = not limiter.acquire([Rule(f"gin3:told-too-fast:{player.pk}", 1, 60.0)])
-        raise TooFast(
-            _("Too many commands: that one was not carried out. Send it again in %(seconds)s seconds.")
-            % {"seconds": max(1, round(wait))}
-            if told
-            else ""
+        seconds = max(1, round(wait))
+        said = ngettext(
+            "Too many commands: that one was not carried out. Send it again in %(seconds)s second.",
+            "Too many commands: that one was not carried out. Send it again in %(seconds)s seconds.",
+            seconds,
         )
+        raise TooFast(said % {"seconds": seconds} if told else "")
 
 
 def _worth_sending(command: Command | None, reply: Reply, channel: str) -> Reply | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Max
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games.engine import Role, parse_action
 from games.text.protocol import Command
@@ -73,7 +74,11 @@ def team(player: Player, command: Command) -> Reply:
     partner = seats[hand_row.sitter if role is Role.CAPTAIN else hand_row.captain].player
     if _said_this_turn(match, hand_row, player) >= MAX_TEAM_MESSAGES:
         raise ServiceError(
-            _("You have sent %(count)s team messages since the last move: wait for the next one.")
+            ngettext(
+                "You have sent %(count)s team message since the last move: wait for the next one.",
+                "You have sent %(count)s team messages since the last move: wait for the next one.",
+                MAX_TEAM_MESSAGES,
+            )
             % {"count": MAX_TEAM_MESSAGES}
         )
     message = command.text
