@@ -155,7 +155,7 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
     """A match: its players and scores with their chart, the table in play
     (followed live by ``live``), every hand's result, and one hand (``?hand=N``,
     else the last) with its replay and its deck checked against the commitment."""
-    match = get_object_or_404(Match.objects.select_related("winner"), code=code.upper())
+    match = get_object_or_404(Match.objects.select_related("winner", "rematch_of"), code=code.upper())
     try:
         detail = int(request.GET["hand"])
     except (KeyError, ValueError):
@@ -170,8 +170,17 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
         "replays": {hand.number: _replay_data(hand) for hand in view.hands if hand.is_detailed},
         "join_link": join_link(view.code) if match.status == Match.Status.LOBBY else "",
         "move_words": _move_words() if view.table else None,
+        "rematch_of": match.rematch_of.code if match.rematch_of else "",
+        "played_again": _played_again(match),
     }
     return render(request, "games/match.html", context)
+
+
+def _played_again(match: Match) -> str:
+    """The code of the rematch its players agreed to, if any: only a finished match has one."""
+    if match.status != Match.Status.FINISHED:
+        return ""
+    return match.rematches.values_list("code", flat=True).first() or ""
 
 
 def _move_words() -> dict[str, str]:

@@ -5,9 +5,11 @@ each costs a fixed number of queries however many matches are stored."""
 from __future__ import annotations
 
 import json
+from datetime import UTC, timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from games.engine import parse_action, parse_cards, replay
 from games.models import Match, Player, PlayerRecord
@@ -321,6 +323,26 @@ def test_match_page_work_does_not_grow_with_its_hands(client, ann, django_assert
     assert html.count("data-replay=") == 1  # one hand replayed in full, the others a link away
     assert html.count("?hand=") == 2
     assert client.get(reverse("games:match", args=[match.code]), {"hand": "x"}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_match_and_its_rematch_link_to_each_other(client, ann):
+    old = finished_match([*people("Bea", "Cy"), ann], [40, 30, 101], ann)
+    again = Match.objects.create(code="AGN2", status=Match.Status.LOBBY, rematch_of=old)
+    assert f'href="{reverse("games:match", args=[again.code])}"' in get(client, "match", old.code)
+    assert f'href="{reverse("games:match", args=[old.code])}"' in get(client, "match", again.code)
+
+
+@pytest.mark.django_db
+def test_a_running_match_says_who_is_away_and_until_when_in_the_readers_zone(client, ann):
+    match = running_match(ann)
+    until = timezone.now() + timedelta(days=3)
+    Player.objects.filter(pk=ann.pk).update(away_until=until)
+    html = get(client, "match", match.code)
+    assert "away until" in html
+    assert f'<time datetime="{until.astimezone(UTC).isoformat()}" data-local>' in html  # for site.js
+    Player.objects.filter(pk=ann.pk).update(away_until=timezone.now() - timedelta(minutes=1))
+    assert "away until" not in get(client, "match", match.code)
 
 
 @pytest.mark.django_db

@@ -30,6 +30,7 @@ class SeatView:
     role: str  # "box", "captain", "sitter" or "" before the first deal
     score: int
     is_computer: bool = False
+    away_until: datetime | None = None  # his time off: his clocks wait until then
 
 
 @dataclass(frozen=True)
@@ -102,6 +103,7 @@ def cards_view(owner: str, cards: tuple[Card, ...] | list[Card]) -> CardsView:
 
 def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, ...]:
     roles = role_names(hand_row) if hand_row else {}
+    now = timezone.now()
     return tuple(
         SeatView(
             seat.player.display_name,
@@ -109,6 +111,7 @@ def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, .
             roles.get(seat.position, ""),
             seat.score,
             seat.player.is_computer or seat.autopilot,
+            seat.player.away_until if seat.player.away_until and seat.player.away_until > now else None,
         )
         for seat in seats
     )

@@ -5,6 +5,7 @@ only sign of a suit."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from datetime import UTC, datetime
 
 from django import template
 from django.utils import timezone
@@ -61,6 +62,16 @@ def time_waited(since) -> str:
     """How long a match has waited, in the notation of ``new 5m`` that every language
     reads (``3d 4h``), rather than Django's ``timesince``, which lacks some of ours."""
     return duration_text((timezone.now() - since).total_seconds())
+
+
+@register.filter
+def local_time(moment: datetime | None) -> SafeString:
+    """A moment in UTC, marked so that the page's script says it in the reader's own
+    time zone and language (``site.js``); without script it stays readable in UTC."""
+    if moment is None:
+        return format_html("–")
+    utc = moment.astimezone(UTC)
+    return format_html('<time datetime="{}" data-local>{} UTC</time>', utc.isoformat(), utc.strftime("%Y-%m-%d %H:%M"))
 
 
 @register.filter

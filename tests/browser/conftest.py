@@ -93,11 +93,11 @@ class Page:
 
 @pytest.fixture
 def open_page(browser, live_server):
-    """``open_page(width=360, locale="he")``: a fresh tab on the live server."""
+    """``open_page(width=360, locale="he", zone="Asia/Kolkata")``: a fresh tab on the live server."""
     contexts = []
 
-    def make(width: int = 1280, locale: str = "en") -> Page:
-        context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale)
+    def make(width: int = 1280, locale: str = "en", zone: str = "UTC") -> Page:
+        context = browser.new_context(viewport={"width": width, "height": 900}, locale=locale, timezone_id=zone)
         contexts.append(context)
         return Page(context, live_server.url)
 

@@ -6,6 +6,8 @@ left, and at no point of a live hand does a page or the JSON show a hidden card.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from django.urls import reverse
 
@@ -177,6 +179,17 @@ def test_the_live_table_follows_a_move_made_through_handle_without_a_reload(open
     assert page.tab.inner_text("[data-to-move]") == view.table.to_move
     assert page.tab.inner_text("[data-stock]") == str(view.table.stock_count)
     assert page.tab.locator("[data-moves] li").count() == len(view.table.moves) >= 1
+    assert page.errors == []
+
+
+def test_a_time_on_a_page_is_said_in_the_readers_own_zone(open_page, ann):
+    match = running_match(ann)
+    until = datetime(2031, 3, 4, 22, 30, tzinfo=UTC)  # 04:00 on the 5th in Kolkata (+5:30)
+    Player.objects.filter(pk=ann.pk).update(away_until=until)
+    page = open_page(zone="Asia/Kolkata")
+    page.open(reverse("games:match", args=[match.code]))
+    said = page.tab.inner_text("[data-away] time")
+    assert "UTC" not in said and "4:00" in said and "5" in said, said
     assert page.errors == []
 
 
