@@ -333,4 +333,4 @@ def test_a_match_that_waits_a_week_for_players_is_closed_and_its_players_told(al
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert automation.scan_clocks()["lobby"] == 1
     assert refresh(match).status == Match.Status.ABORTED
-    assert "waited a week" in outbox_of(alice, "over")[-1].text
+    assert "waited 7d for players" in outbox_of(alice, "over")[-1].text

@@ -323,14 +323,6 @@ UNTRANSLATED_SOURCE = {
     # every reader, in every language, reads "Player". A stored name cannot follow the
     # reader's language; a default without a word ("…1234") would read in all of them.
     ("games/services/players.py", "Player {}"),
-    # The match page translates a role at run time, a msgid makemessages never sees in
-    # the template: it reads in the page's language only because games/text/style.py's
-    # ROLE_NAMES marks the same three words ("box", "captain", "sitter"). A filter that
-    # looks the role up in ROLE_NAMES would need no such coincidence.
-    ("templates/games/match.html", "{% translate seat.role %}"),
-    ("templates/games/match.html", "{% translate table.to_move_role %}"),
-    ("templates/games/match.html", "{% translate role %}"),
-    ("templates/games/match.html", "{% translate role|capfirst %}"),
 }
 # What players read that is English in every language, found by the reading net:
 # a pattern and where it comes from. None today: the hand's kind in score
