@@ -129,6 +129,12 @@ def test_telegram_html_stays_valid_and_its_tags_are_not_isolated():
     assert [entity["type"] for entity in entities] == ["bold", "bold"]
 
 
+def test_a_character_reference_is_never_cut_by_an_isolate():
+    html = isolate("בונוס ג&#x27;ין 25, Tom &amp; Jerry הצטרף", "he")
+    plain, _entities = telegram_renders(html, "HTML")
+    assert shown(plain) == "בונוס ג'ין ⟦25, Tom & Jerry⟧ הצטרף"
+
+
 def test_isolating_twice_changes_nothing():
     text = "#K7Q2 סיבוב 3\nalice: [7h 8h 9h] 2c 5d (7)\nהתור של alice."
     once = isolate(text, "he")

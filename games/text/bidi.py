@@ -33,9 +33,11 @@ LRI, PDI, RLM = "\u2066", "\u2069", "\u200f"
 # it is isolated anew, so that isolating twice changes nothing and a player name
 # carrying an override (U+202E) cannot turn the rest of a line around.
 CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# A line splits into HTML tags (Telegram's <b>: not shown, so neutral), spaces and words.
-TAG = re.compile(r"</?[a-z]+>")
-PIECES = re.compile(r"</?[a-z]+>|\s+|[^\s<]+|<")
+# A line splits into HTML tags (Telegram's <b>: not shown, so neutral), character
+# references (``&amp;`` in a name: one character, neutral, never cut by an isolate),
+# spaces and words.
+TAG = re.compile(r"</?[a-z]+>|&#?\w+;")
+PIECES = re.compile(r"</?[a-z]+>|&#?\w+;|\s+|[^\s<&]+|[<&]")
 HYPHENS = "-\u05be"  # a Hebrew prefix is joined to what follows by a hyphen or maqaf
 CLOSING_PUNCTUATION = ".,:;!?…"
 BRACKETS = {")": "(", "]": "[", "}": "{"}  # closing: opening

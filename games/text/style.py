@@ -49,10 +49,10 @@ class Style:
     knock_limit: int = 0  # 0: every possible knock listed
 
     def text(self, text: str) -> str:
-        return escape(text) if self.rich else text
+        return escape(text, quote=False) if self.rich else text
 
     def bold(self, text: str) -> str:
-        return f"<b>{escape(text)}</b>" if self.rich else text
+        return f"<b>{escape(text, quote=False)}</b>" if self.rich else text
 
     def name(self, name: str) -> str:
         if self.name_limit and len(name) > self.name_limit:

@@ -131,7 +131,7 @@ def legend(channel: str) -> str:
         )
         % marks
     )
-    return escape(text) if channel == TELEGRAM else text
+    return escape(text, quote=False) if channel == TELEGRAM else text
 
 
 def public_table_text(view, style: Style) -> str:
