@@ -150,6 +150,12 @@ def test_help_offers_telegram_buttons_to_find_a_match_or_open_one(telegram_user)
     assert "Strangers: open lists waiting matches; join any takes a seat." in reply.text
 
 
+def test_help_in_a_match_leaves_the_lobby_buttons_to_players_in_none(telegram_user):
+    handle(telegram_user, "new", "telegram")
+    handle(telegram_user, "help", "telegram")
+    assert outbox_of(telegram_user)[-1].buttons == []
+
+
 # Waiting too long -----------------------------------------------------------------------------
 
 

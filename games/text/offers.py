@@ -1,7 +1,8 @@
 """What a message offers to do next: a button on Telegram, a line to type elsewhere.
 
-A button only carries a command that can be typed (PROTOCOL.md). Help offers to
-find a match or open one; the final result of a match offers to play it again;
+A button only carries a command that can be typed (PROTOCOL.md). Help offers a
+player in no match to find one or open one (in a match, the table's buttons are
+the ones he needs); the final result of a match offers to play it again;
 a notice may offer one command of its own (``Offer``), such as the lobby's
 computer player for a match that waits too long or a rematch to agree to.
 """
@@ -35,7 +36,7 @@ def offer_buttons(content: object) -> list[list[dict[str, str]]]:
     kind = type(content).__name__
     if kind == "Offer":
         return [[{"text": content.label, "data": content.command}]]
-    if kind == "HelpView":
+    if kind == "HelpView" and not content.lines:
         return [[{"text": _("Find a match"), "data": FIND_A_MATCH}, {"text": _("New match"), "data": OPEN_A_MATCH}]]
     if _is_final_result(content):
         return [[{"text": _("Play again"), "data": f"#{content.code} again"}]]
