@@ -55,6 +55,18 @@ AS_PROSE = {
     "you may not discard %(card)s, the card you just took from the pile.": {"discard %(card)s"},
     "How to read it: [brackets] hold a meld; the other cards are deadwood, (N) their count. knock CARD(N): "
     "discard CARD and knock with N left. %(box)s box, %(captain)s captain, %(sitter)s sitter.": {"discard CARD"},
+    # "back" as in coming back, "advise" as the sitter's part, "text back" as reply.
+    "You are away, back %(when)s: your clocks wait in every match, and nobody plays for you. "
+    "Time off left this year: %(left)s. back ends it early.": {"away, back", "back %(when)s"},
+    "You are away, back %(when)s: back ends it now.": {"away, back", "back %(when)s"},
+    "%(name)s is away, back %(when)s.": {"away, back", "back %(when)s"},
+    "%(name)s is away, back %(when)s: the clock waits for him in %(codes)s.": {"away, back", "back %(when)s"},
+    "gin3 code %(code)s. To play as %(name)s on this phone, text back: link %(code)s (%(minutes)s min). "
+    "Not you? Ignore it.": {"back"},
+    "advise %(name)s.": {"advise %(name)s"},
+    "%(code)s: you sit this hand out and advise %(to_move)s: suggest %(moves)s. team TEXT talks to him only.": {
+        "advise %(to_move)s"
+    },
 }
 BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
