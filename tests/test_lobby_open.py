@@ -135,7 +135,8 @@ def test_join_any_refused_changes_nothing(clock, alice, dave):
 
 def test_join_any_with_a_time_that_is_not_one_says_which_are(alice):
     assert handle(alice, "join any 2h", "terminal") == (
-        "join any, or with a time a move: join any 1h. TIME is one of: 5m 15m 1h 12h 1d 3d 7d"
+        "join any seats you in any open match, join any TIME in one with that time a move (join any 1h). "
+        "TIME is one of: 5m 15m 1h 12h 1d 3d 7d"
     )
     assert not Match.objects.exists()
 
@@ -147,7 +148,10 @@ def test_help_offers_telegram_buttons_to_find_a_match_or_open_one(telegram_user)
     handle(telegram_user, "help", "telegram")
     (reply,) = outbox_of(telegram_user)
     assert reply.buttons == [[{"text": "Find a match", "data": "join any"}, {"text": "New match", "data": "new open"}]]
-    assert "Strangers: open lists waiting matches; join any takes a seat." in reply.text
+    assert (
+        "To play with strangers: open lists the matches waiting for players; join any takes a seat in one."
+        in reply.text
+    )
 
 
 def test_help_in_a_match_leaves_the_lobby_buttons_to_players_in_none(telegram_user):

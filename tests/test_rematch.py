@@ -156,7 +156,7 @@ def test_computer_players_always_agree(clock, alice):
 def test_again_twice_is_refused_and_changes_nothing(clock, alice, finished):
     handle(alice, "again", "terminal")
     before = snapshot(finished)
-    assert handle(alice, "again", "terminal") == "You said again already: waiting for Bob, Carol."
+    assert handle(alice, "again", "terminal") == "You already agreed to play again: waiting for Bob, Carol."
     assert snapshot(finished) == before
 
 

@@ -45,7 +45,8 @@ def again(player: Player, match: Match) -> Match | None:
         seats = state.seats_of(match)
         if player.pk in agreed:
             raise ServiceError(
-                _("You said again already: waiting for %(names)s.") % {"names": _names(_silent(seats, agreed))}
+                _("You already agreed to play again: waiting for %(names)s.")
+                % {"names": _names(_silent(seats, agreed))}
             )
         state.append_event(match, AGAIN, actor=player)
         agreed.add(player.pk)

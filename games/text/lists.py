@@ -70,7 +70,7 @@ def _no_match() -> str:
 
 
 def _strangers() -> str:
-    return _("Strangers: open lists waiting matches; join any takes a seat.")
+    return _("To play with strangers: open lists the matches waiting for players; join any takes a seat in one.")
 
 
 def _away_note(line, style: Style) -> str:

@@ -276,7 +276,10 @@ def _join_any(args: list[str]) -> Command:
     """``join any [TIME]``: a seat in the oldest open match (with that move time)."""
     if len(args) > 1 or (args and args[0].lower() not in MOVE_TIMES):
         raise ProtocolError(
-            _("join any, or with a time a move: join any 1h. TIME is one of: %(times)s")
+            _(
+                "join any seats you in any open match, join any TIME in one with that time a move "
+                "(join any 1h). TIME is one of: %(times)s"
+            )
             % {"times": " ".join(MOVE_TIMES)}
         )
     return Command("join", text=ANY, number=MOVE_TIMES[args[0].lower()] if args else None)
