@@ -131,6 +131,7 @@ def running_matches(fake: FakeTelegram) -> list[tuple[Match, dict]]:
         match = Match.objects.filter(created_by=people[0]).latest("pk")
         for person in people[1:]:
             handle(person, f"join {match.code}", "telegram")
+        match.refresh_from_db()  # dealt by the third join
         by_player = dict(zip((p.pk for p in people), users, strict=True))
         found.append((match, {seat.position: by_player[seat.player_id] for seat in match.seats.all()}))
     return found
