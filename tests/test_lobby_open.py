@@ -148,10 +148,7 @@ def test_help_offers_telegram_buttons_to_find_a_match_or_open_one(telegram_user)
     handle(telegram_user, "help", "telegram")
     (reply,) = outbox_of(telegram_user)
     assert reply.buttons == [[{"text": "Find a match", "data": "join any"}, {"text": "New match", "data": "new open"}]]
-    assert (
-        "To play with strangers: open lists the matches waiting for players; join any takes a seat in one."
-        in reply.text
-    )
+    assert "Find players: open lists waiting matches; join any seats you." in reply.text
 
 
 def test_help_in_a_match_leaves_the_lobby_buttons_to_players_in_none(telegram_user):

@@ -298,7 +298,7 @@ def test_join_any_takes_an_optional_move_time(text, seconds):
 
 @pytest.mark.parametrize("text", ["join any 2h", "join any 1h now", "join any to"])
 def test_join_any_with_something_else_says_which_times_there_are(text):
-    with pytest.raises(ProtocolError, match=r"join any 1h\. TIME is one of: 5m 15m 1h 12h 1d 3d 7d"):
+    with pytest.raises(ProtocolError, match=r"\(join any 1h\)\. TIME is one of: 5m 15m 1h 12h 1d 3d 7d"):
         parse(text)
 
 

@@ -70,7 +70,7 @@ def _no_match() -> str:
 
 
 def _strangers() -> str:
-    return _("To play with strangers: open lists the matches waiting for players; join any takes a seat in one.")
+    return _("Find players: open lists waiting matches; join any seats you.")
 
 
 def _away_note(line, style: Style) -> str:
