@@ -717,9 +717,12 @@ def seed_finished(matches: int, players: int) -> None:
     from django.db import connection
     from django.utils import timezone
 
+    from games.engine import DECK, format_cards
     from games.models import Hand, Match, Player, Seat
+    from games.services.state import commitment_of
 
     now = timezone.now()
+    deck = format_cards(DECK)  # a real deck: the match page replays the hand from it
     insert_select(
         Player,
         players,
@@ -764,6 +767,9 @@ def seed_finished(matches: int, players: int) -> None:
             "winner": ("0", []),
             "points": ("20", []),
             "ended_at": ("%s", [now]),
+            "deck": ("%s", [deck]),
+            "salt": ("'00'", []),
+            "commitment": ("%s", [commitment_of(deck, "00")]),
         },
     )
 
