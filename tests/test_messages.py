@@ -210,6 +210,41 @@ def test_a_queued_table_that_a_newer_one_replaces_is_not_sent(match3):
     assert set(statuses[:-1]) == {Outbox.Status.SUPERSEDED}
 
 
+def test_a_move_made_for_an_absent_player_reaches_him_though_newer_tables_wait(match3):
+    for _move in range(4):
+        play_move(match3, safe_action)  # pass, pass, draw and discard: the box is to draw
+    player = mover(match3)
+    Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert automation.enforce_deadline(match3.pk)
+    for _move in range(4):
+        play_move(match3, safe_action)  # the others play on while he is away
+    backend = RecordingBackend()
+    delivery.deliver_address("terminal", player.terminal_user, backend)
+    told = [message.text for message in backend.sent if "time ran out" in message.text]
+    assert len(told) == 1 and "draw, d " in told[0]
+
+
+def test_a_reminder_for_a_turn_that_has_moved_on_is_not_sent(match3):
+    player = mover(match3)
+    Match.objects.filter(pk=match3.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
+    assert automation.send_reminder(match3.pk)
+    (reminder,) = outbox_of(player, "reminder")
+    Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    assert automation.enforce_deadline(match3.pk)  # his time ran out before he read it
+    delivery.deliver_address("terminal", player.terminal_user, RecordingBackend())
+    assert Outbox.objects.get(pk=reminder.pk).status == Outbox.Status.SUPERSEDED
+    assert Outbox.objects.filter(recipient=player, kind="moved", status=Outbox.Status.SENT).exists()
+
+
+def test_the_first_table_explains_itself_even_when_newer_tables_wait(match3):
+    player = player_in_role(match3, Role.BOX)
+    for _move in range(6):
+        play_move(match3, safe_action)
+    backend = RecordingBackend()
+    delivery.deliver_address("terminal", player.terminal_user, backend)
+    assert sum("How to read it" in message.text for message in backend.sent) == 1
+
+
 def test_a_flood_of_team_talk_waits_behind_the_captains_turn_notice(match3):
     captain, sitter = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.SITTER)
     for number in range(3):

@@ -42,6 +42,7 @@ MAX_ATTEMPTS = 8
 FIRST_RETRY = timedelta(seconds=10)  # then 20 s, 40 s, ...: about 20 minutes in all
 UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
 CHAT_KINDS = ("team",)  # sent when nothing of the game waits for the address
+REMINDER = "reminder"  # automation.send_reminder's kind
 TABLE_KEY = "table:"  # play.table_key: what a newer table of a match replaces
 LOST_WITH_WORKER = "its worker stopped while sending it"
 
@@ -128,13 +129,17 @@ def claim(channel: str, address: str) -> Outbox | None:
 
 
 def _superseded(message: Outbox) -> bool:
-    """Whether a newer table of the same match waits for the same address."""
+    """Whether a newer table of the same match waits for the same address; for a
+    reminder, whether anything newer of its match does (the turn it was about has
+    moved on, or a table says it better)."""
+    newer = Outbox.objects.filter(
+        channel=message.channel, address=message.address, pk__gt=message.pk, status=Outbox.Status.PENDING
+    )
+    if message.kind == REMINDER and message.match_id is not None:
+        return newer.filter(match_id=message.match_id).exclude(kind__in=CHAT_KINDS).exists()
     if not message.replaces.startswith(TABLE_KEY):
         return False
-    newer = Outbox.objects.filter(
-        channel=message.channel, address=message.address, replaces=message.replaces, pk__gt=message.pk
-    )
-    return newer.filter(status=Outbox.Status.PENDING).exists()
+    return newer.filter(replaces=message.replaces).exists()
 
 
 def _send(message: Outbox, backend: Backend) -> str:

@@ -136,7 +136,10 @@ def write(letters: list[Letter]) -> list[Outbox]:
             continue
         due = {} if letter.player is None or letter.player.pk in awake else _held(letter.player, now)
         row = partial(Outbox, recipient=letter.player, match=letter.match, channel=channel, address=address, **due)
-        rows.append(row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=letter.replaces))
+        # A table that explains how to read tables is never skipped for a newer one:
+        # the explanation is given once (``_first_table``), so it must arrive.
+        replaces = "" if explanation and channel != SMS else letter.replaces
+        rows.append(row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=replaces))
         if explanation and channel == SMS:
             rows.append(row(kind="legend", text=explanation))
     release([player for player in awake.values() if clocks.has_quiet_hours(player)], now)
@@ -175,6 +178,7 @@ def _merged(letters: list[Letter]) -> list[Letter]:
             if earlier is not None:
                 moves = (*_content(earlier).last_moves, *_content(letter).last_moves)
                 earlier.content = replace(_content(letter), last_moves=_unique(moves))
+                earlier.replaces = earlier.replaces and letter.replaces  # news that must arrive stays so
                 if letter.kind == "turn" and not earlier.is_reply:
                     earlier.kind = "turn"
                 continue

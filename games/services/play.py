@@ -249,11 +249,14 @@ def save(match: Match) -> None:
 def _send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveView, ...] = ()) -> None:
     """The table to one seat, unless he has no use for it: a seat a computer plays
     for an absent player (he gets the results, and the table when he is back), or
-    a sitter who asked for no advice tables."""
+    a sitter who asked for no advice tables. A move made for him (``moved``) is news
+    that a newer table must not replace while it waits: he would never learn what
+    was played in his name."""
     seat = table.seat(position)
     if seat.autopilot or (kind == "advise" and not seat.player.advises):
         return
-    outbox.send(seat.player, kind, table.view(position, last_moves), table.match, replaces=table_key(table.match.code))
+    replaces = "" if kind == "moved" else table_key(table.match.code)
+    outbox.send(seat.player, kind, table.view(position, last_moves), table.match, replaces=replaces)
 
 
 def table_key(code: str) -> str:
