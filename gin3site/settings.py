@@ -228,8 +228,9 @@ GIN3_BACKENDS = {
 GIN3_BACKGROUND = os.environ.get("GIN3_BACKGROUND", "celery")
 GIN3_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # A player's commands per minute before they are refused (games.services.commands):
-# a person types a few a turn; a flood of team messages must not bury a turn notice.
-GIN3_COMMANDS_PER_MINUTE = int(os.environ.get("GIN3_COMMANDS_PER_MINUTE", "30"))
+# a quick player types or presses one a second at most; a flood of team messages
+# must not bury a turn notice.
+GIN3_COMMANDS_PER_MINUTE = int(os.environ.get("GIN3_COMMANDS_PER_MINUTE", "60"))
 # The lobby (games/services/matchmaking.py): an open match that has waited this long
 # for players is offered a computer player; any match that has waited GIN3_LOBBY_DAYS
 # is closed. A rematch offer lapses GIN3_REMATCH_HOURS after the first "again"

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from games import ratelimit
 from games.models import Match, Outbox
 from games.services import handle, matches
+from games.services.players import phone_player, terminal_player
 from games.text.protocol import Command, ProtocolError, parse
 from tests.conftest import code_in, mover, player_in_role, snapshot
 
@@ -106,9 +107,36 @@ def test_a_flood_of_commands_is_refused_with_one_clear_reply_and_nothing_applied
     sitter = player_in_role(match3, "sitter")
     replies = [handle(sitter, f"team spam {number}", "terminal") for number in range(300)]
     refused = [reply for reply in replies if "Too many commands" in reply]
-    assert len(refused) == 1, "told once a minute, not 270 times"
+    assert len(refused) == 1, "told once, not 270 times"
     assert sum(reply.startswith("Sent to") for reply in replies) <= 30
     assert Outbox.objects.filter(kind="team").count() <= 30
+
+
+class Clock:
+    """The limiter's clock (``time.monotonic``), moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(("channel", "every"), [("terminal", 5), ("sms", 60)])
+def test_a_player_over_the_limit_is_told_again_in_a_few_seconds_or_by_sms_in_a_minute(
+    channel, every, paced, monkeypatch, db
+):
+    clock = Clock()
+    monkeypatch.setattr(ratelimit, "time", clock)
+    player = terminal_player("tess", "Tess") if channel == "terminal" else phone_player("+15550009999")[0]
+    for _command in range(30):
+        handle(player, "status", channel)
+    assert "Too many commands" in handle(player, "status", channel)
+    assert handle(player, "status", channel) == ""
+    clock.now += every - 1
+    assert handle(player, "status", channel) == ""
+    clock.now += 2
+    assert handle(player, "status", channel) != "", "a person who typed is answered: refused, or carried out"
 
 
 def test_team_talk_is_capped_between_two_moves(match3):

@@ -89,7 +89,7 @@ def handle(
                 return ""
             _note_channel(player, channel)
             with translation.override(player.language):
-                command, reply = _carry_out(player, text)
+                command, reply = _carry_out(player, text, channel)
             letter = _answer(player, _worth_sending(command, reply, channel), channel, reply_inline, pressed)
     except (ProtocolError, ServiceError) as error:
         with change():
@@ -102,25 +102,32 @@ def handle(
     return letter.text if letter else ""  # rendered when the change ended
 
 
-def _carry_out(player: Player, text: str) -> tuple[Command | None, Reply]:
+def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None, Reply]:
     if player.is_banned():
         return None, moderation.ban_notice(player)
-    _keep_pace(player)
+    _keep_pace(player, channel)
     command = parse(text)
     return command, HANDLERS[command.name](player, command)
 
 
 class TooFast(ServiceError):
-    """More commands than a person types: refused, and said so once a minute."""
+    """More commands than a person types: refused, and said so (not to every one of a flood)."""
 
 
-def _keep_pace(player: Player) -> None:
+# How often a player over the limit is told so: by SMS every text costs, so once a
+# minute; elsewhere often enough that a person who typed a move is never left unanswered.
+TOLD_TOO_FAST_EVERY = {Outbox.Channel.SMS: 60.0}
+TOLD_TOO_FAST_OTHERWISE = 5.0
+
+
+def _keep_pace(player: Player, channel: str) -> None:
     """A limit on a player's commands per minute (``GIN3_COMMANDS_PER_MINUTE``), so that
     nobody floods a match (300 team messages would bury the captain's turn notice)."""
     limiter = shared_limiter()
     wait = limiter.acquire([Rule(f"gin3:commands:{player.pk}", settings.GIN3_COMMANDS_PER_MINUTE, 60.0)])
     if wait:
-        told = not limiter.acquire([Rule(f"gin3:told-too-fast:{player.pk}", 1, 60.0)])
+        every = TOLD_TOO_FAST_EVERY.get(channel, TOLD_TOO_FAST_OTHERWISE)
+        told = not limiter.acquire([Rule(f"gin3:told-too-fast:{player.pk}", 1, every)])
         seconds = max(1, round(wait))
         said = ngettext(
             "Too many commands: that one was not carried out. Send it again in %(seconds)s second.",
