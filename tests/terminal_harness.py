@@ -77,11 +77,13 @@ def assert_clean(text: str) -> None:
     assert "Error" not in text
 
 
-def process(*args: str, tmp_path: Path, **popen: object) -> subprocess.Popen:
+def process(*args: str, tmp_path: Path, environment: dict[str, str] | None = None) -> subprocess.Popen:
     """``manage.py play ARGS`` as a real process on the test database, its stdin,
-    stdout and stderr pipes (bytes), with nothing going to a worker."""
+    stdout and stderr pipes (bytes), with nothing going to a worker; ``environment``
+    adds settings of its own."""
     env = {
         **os.environ,
+        **(environment or {}),
         "DATABASE_URL": database_url(),
         "GIN3_BACKGROUND": "off",
         "GIN3_VAR_DIR": str(tmp_path),
@@ -95,5 +97,4 @@ def process(*args: str, tmp_path: Path, **popen: object) -> subprocess.Popen:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        **popen,
     )

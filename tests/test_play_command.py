@@ -190,7 +190,25 @@ def test_the_end_of_a_match_shows_its_page():
     match = Match.objects.get(created_by__display_name="ann")
     assert "You resigned" in session.text
     assert f"#{match.code} is over: http" in session.text
+    assert f"Type again to play #{match.code} again with the same players" in session.text
+
+
+def test_after_a_match_the_session_waits_for_again_and_plays_it_again():
+    script = Script(["resign", "resign yes", "again", "quit"])
+    session = play("--name", "ann", "--options", "5m", typist=script)
+    old = Match.objects.get(created_by__display_name="ann", rematch_of=None)
+    new = Match.objects.get(rematch_of=old)
+    assert new.status == Match.Status.RUNNING and script.left == 0
+    assert f"#{new.code} waits for you" in session.text
+    assert session.status == 0
+
+
+def test_when_the_offer_to_play_again_lapses_the_session_ends_by_itself(settings):
+    settings.GIN3_REMATCH_HOURS = 0
+    script = Script(["resign", "resign yes", "status"])
+    session = play("--name", "ann", "--options", "5m", typist=script)
     assert "No match of yours is running or waiting" in session.text
+    assert script.left == 1
 
 
 # Leaving ----------------------------------------------------------------------------

@@ -40,6 +40,8 @@ class Newcomer:
 
     def __call__(self, prompt: str = "") -> str:
         self.asked += 1
+        if self.mine().first().status == Match.Status.FINISHED:
+            return "quit"  # offered to play it again, he has had enough
         if not self.lines:
             self.plan_turn()
         line = self.lines.popleft()
@@ -106,7 +108,7 @@ def test_a_newcomer_plays_a_whole_match_with_mistakes_and_no_traceback():
     assert_clean(text)
     assert session.status == 0
     assert re.search(r"\w+ wins the match", text)
-    assert "No match of yours is running or waiting" in text
+    assert "Type again to play" in text and "Bye." in text
     assert "Always: status, score" in text  # help
     assert "Type a command, for example: help" in text
     assert "I don't know 'drow'" in text

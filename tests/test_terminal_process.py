@@ -93,9 +93,10 @@ def test_ctrl_c_while_it_waits_for_a_line_leaves_with_the_hint(tmp_path):
 
 def test_what_arrives_is_shown_as_it_arrives_and_the_end_of_the_match_ends_it(tmp_path):
     """Nothing is typed after the start: the other players' actions appear by themselves,
-    and when the last match ends the process ends too, with its input still open."""
+    and when the last match ends (with no offer to play it again, which it would wait
+    for) the process ends too, with its input still open."""
     bea, cid = terminal("bea"), terminal("cid")
-    player = process("--name", "pip", "--computers", "0", tmp_path=tmp_path)
+    player = process("--name", "pip", "--computers", "0", tmp_path=tmp_path, environment={"GIN3_REMATCH_HOURS": "0"})
     output = Output(player.stdout)
     output.shows("Or type bot to add a computer player.")
     code = Match.objects.get(created_by__display_name="pip").code

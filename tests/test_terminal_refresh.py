@@ -71,7 +71,8 @@ def test_computer_players_move_while_he_waits_in_a_match_he_joined():
     assert moved_while_waiting == [True]
 
 
-def test_the_session_ends_by_itself_when_his_last_match_ends_while_he_waits():
+def test_the_session_ends_by_itself_when_his_last_match_ends_while_he_waits(settings):
+    settings.GIN3_REMATCH_HOURS = 0  # no offer to play it again to wait for
     ann, bea = terminal("ann"), terminal("bea")
     match = running_match(ann, bea)
     session = Session()
@@ -88,6 +89,25 @@ def test_the_session_ends_by_itself_when_his_last_match_ends_while_he_waits():
     assert f"bea resigned #{match.code}" in session.text
     assert "No match of yours is running or waiting" in session.text
     assert "Bye." not in session.text
+    assert session.status == 0
+
+
+def test_when_his_last_match_ends_while_he_waits_he_is_told_how_to_play_it_again():
+    ann, bea = terminal("ann"), terminal("bea")
+    match = running_match(ann, bea)
+    session = Session()
+    prompts = []
+
+    def wait_while_bea_resigns(prompt: str = "") -> str:
+        prompts.append(prompt)
+        if len(prompts) == 1:
+            handle(bea, f"#{match.code} resign yes", "terminal")
+            time.sleep(10)  # the refresher wakes the main thread out of this wait
+        return "quit"
+
+    play("--name", "ann", "--join", match.code, typist=wait_while_bea_resigns, session=session)
+    assert len(prompts) == 2
+    assert f"Type again to play #{match.code} again" in session.text
     assert session.status == 0
 
 

@@ -123,13 +123,24 @@ def start(session: Session, join: str, options: str, computers: int) -> bool:
 
 
 def _loop(session: Session) -> int:
+    offered = None  # the match he may play again, once he has been told how
     while True:
         if session.interrupts.requested:
             return _leave(session)
         codes = session.attempt(session.follow, None)
         if codes == []:
-            session.say(_no_match_left)
-            return OK
+            again = session.attempt(session.offered_again, None)
+            if again is None:
+                session.say(_no_match_left)
+                return OK
+            if again != offered:
+                offered = again
+                session.say(
+                    lambda code=again: _(
+                        "Type again to play #%(code)s again with the same players, new for another match, or quit."
+                    )
+                    % {"code": code}
+                )
         try:
             line = session.screen.read_line()
         except Wake:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from bot.backends.terminal import TerminalBackend
 from games.models import Match, Outbox, Player
-from games.services import handle
+from games.services import handle, rematch
 from games.services.delivery import deliver_address
 
 from .interrupts import Interrupts, Wake
@@ -87,6 +87,16 @@ class Session:
                 self.say(lambda code=code, url=url: _("#%(code)s is over: %(url)s") % {"code": code, "url": url})
         self.followed = set(now)
         return now
+
+    def offered_again(self) -> str | None:
+        """The code of his last finished match if it may still be played again: the
+        session waits for his ``again`` instead of ending with the match."""
+        last = (
+            Match.objects.filter(seats__player=self.player, status=Match.Status.FINISHED)
+            .order_by("-finished_at", "-pk")
+            .first()
+        )
+        return last.code if last is not None and rematch.still_offered(last) else None
 
     def farewell(self) -> None:
         """How to come back to each match that goes on without him."""

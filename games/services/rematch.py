@@ -60,6 +60,15 @@ def again(player: Player, match: Match) -> Match | None:
         return _start(match, seats, _first_to_ask(match, player), player)
 
 
+def still_offered(match: Match) -> bool:
+    """Whether ``match`` may still be played again (``again`` would not be refused as too late)."""
+    try:
+        _check_open(match, timezone.now())
+    except ServiceError:
+        return False
+    return True
+
+
 def _check_open(match: Match, now: datetime) -> None:
     """Refuse ``again`` for a match that can't be played again now."""
     if match.status != Match.Status.FINISHED:
