@@ -78,7 +78,13 @@ CASES = [
         "take_first",
         {},
     ),
-    ("discarding on the upcard", attempt(Discard(card("Kc"))), IllegalAction, "take_first", {}),
+    (
+        "R5.1: discarding on the upcard says take it or pass",
+        attempt(Discard(card("Kc"))),
+        IllegalAction,
+        "upcard_first",
+        {},
+    ),
     ("knocking before taking", attempt(Pass(), Pass(), Knock(card("Kc"))), IllegalAction, "take_first", {}),
     (
         "discarding a card not held",

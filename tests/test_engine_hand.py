@@ -257,7 +257,7 @@ def test_r7_1_the_box_may_knock_on_his_first_turn_after_taking_the_upcard():
 
 
 def test_r7_1_knocking_comes_after_taking_a_card():
-    assert_illegal(deal(DECK_A), Knock(card("Kc")), "R6.1")
+    assert_illegal(deal(DECK_A), Knock(card("Kc")), "R5.1")  # on the upcard: take it or pass
     assert_illegal(play(deal(DECK_A), Pass(), Pass()), Knock(card("Kc")), "R6.1")
 
 

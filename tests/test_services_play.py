@@ -96,8 +96,16 @@ def test_r5_1_the_upcard_is_taken_or_passed_not_drawn_over(match3):
     assert "take the face-up card or pass" in refused(match3, captain, "draw")
 
 
-def test_r6_1_a_discard_before_taking_a_card_is_refused(match3):
+def test_r5_1_a_discard_on_the_upcard_is_refused_with_what_the_first_turn_allows(match3):
     _box, captain, _sitter = roles(match3)
+    card = engine_hand(match3).captain[0]
+    assert "take the face-up card or pass" in refused(match3, captain, f"discard {card}")
+
+
+def test_r6_1_a_discard_before_taking_a_card_is_refused(match3):
+    box, captain, _sitter = roles(match3)
+    handle(captain, "pass", "terminal")
+    handle(box, "pass", "terminal")
     card = engine_hand(match3).captain[0]
     assert "take a card first" in refused(match3, captain, f"discard {card}")
 

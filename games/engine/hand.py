@@ -277,6 +277,8 @@ class Hand:
         return self.options.may_discard_taken or card != self.taken
 
     def _check_discard(self, card: Card) -> None:
+        if self.phase is Phase.UPCARD:
+            raise IllegalAction("upcard_first")  # not "draw or take": a draw is refused too (R5.1)
         if self.phase is not Phase.DISCARD:
             raise IllegalAction("take_first")
         if card not in self.cards_of(self.to_move):
