@@ -158,6 +158,9 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    # The clock scan runs every few seconds: a line for each task received and done
+    # would bury what matters in the log. Failures are still logged, as warnings.
+    "loggers": {name: {"level": "WARNING"} for name in ("celery.app.trace", "celery.worker.strategy")},
 }
 
 # Celery (games/tasks.py): turn clocks, reminders, computer moves, delivery and
@@ -265,4 +268,4 @@ SMS_PUBLIC_URL = os.environ.get("SMS_PUBLIC_URL") or GIN3_SITE_URL.rstrip("/") +
 if SMS_ENABLED and not os.environ.get("GIN3_SMS_BACKEND"):
     GIN3_BACKENDS["sms"] = "bot.backends.sms.TwilioBackend"
 # The twilio library logs every request and its headers at INFO.
-LOGGING.setdefault("loggers", {})["twilio.http_client"] = {"level": "WARNING"}
+LOGGING["loggers"]["twilio.http_client"] = {"level": "WARNING"}

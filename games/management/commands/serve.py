@@ -79,7 +79,7 @@ class Command(BaseCommand):
         children = [
             Child("web", web_command(python, host, port)),
             Child("worker", worker),
-            Child("beat", [*celery, "beat", "--loglevel", "INFO"]),
+            Child("beat", [*celery, "beat", "--loglevel", "WARNING"]),  # not a line per scan
         ]
         if getattr(settings, "TELEGRAM_BOT_TOKEN", ""):
             children.append(Child("bot", [python, str(settings.BASE_DIR / "manage.py"), "runbot"]))
