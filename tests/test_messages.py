@@ -17,7 +17,7 @@ from games.engine import Role
 from games.models import Match, Outbox
 from games.services import automation, delivery, handle, play
 from games.services.change import change
-from games.services.players import phone_player
+from games.services.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
 from games.text.style import deadline_text, duration_text
 from tests.conftest import (
@@ -187,6 +187,15 @@ def test_a_player_chooses_his_name_and_no_two_players_share_one(match3, alice, b
     assert handle(alice, "name Alicia", "terminal") == "Your name is Alicia."
     assert "taken" in handle(bob, "name alicia", "terminal")
     assert refresh(match3).seats.get(player=bob).player.display_name == "Bob"
+
+
+def test_a_new_player_whose_name_is_taken_gets_it_with_a_number(db):
+    first = telegram_player(501, 501, "Alex")
+    second = telegram_player(502, 502, "alex")
+    assert (first.display_name, second.display_name) == ("Alex", "alex 2")
+    handle(first, "name Ann", "terminal")
+    assert terminal_player("terminal:Ann", "Ann").display_name == "Ann 2"
+    assert telegram_player(501, 501, "Alex").display_name == "Ann", "only a new player's name is chosen so"
 
 
 def test_an_sms_player_is_named_until_he_chooses_a_name(db):

@@ -21,7 +21,10 @@ def telegram_player(user_id: int, chat_id: int, name: str, username: str = "", l
     """The player of a Telegram user, registered on first contact."""
     player, created = Player.objects.select_for_update().get_or_create(
         telegram_user_id=user_id,
-        defaults={"display_name": name[:64] or username or "Player", "language": language_of(language)},
+        defaults={
+            "display_name": lambda: free_name(name[:60] or username[:60] or "Player"),
+            "language": language_of(language),
+        },
     )
     changed = {"telegram_chat_id": chat_id, "telegram_username": username[:64], "telegram_blocked": False}
     if created or any(getattr(player, field) != value for field, value in changed.items()):
@@ -36,7 +39,7 @@ def phone_player(phone: str) -> tuple[Player, bool]:
     """The player of a phone number, registered by his first message, named "Player"
     and the number's last four digits until he chooses a name (``name NAME``)."""
     return Player.objects.select_for_update().get_or_create(
-        phone=phone, defaults={"display_name": f"Player {phone[-4:]}"}
+        phone=phone, defaults={"display_name": lambda: free_name(f"Player {phone[-4:]}")}
     )
 
 
@@ -58,5 +61,18 @@ def computer_player(match: Match, strength: str) -> Player:
 
 @transaction.atomic
 def terminal_player(user: str, name: str = "") -> Player:
-    player, _created = Player.objects.get_or_create(terminal_user=user, defaults={"display_name": name or user})
+    player, _created = Player.objects.get_or_create(
+        terminal_user=user, defaults={"display_name": lambda: free_name((name or user)[:60])}
+    )
     return player
+
+
+def free_name(wanted: str) -> str:
+    """``wanted``, or with the first number that makes it nobody else's ("Alex 2"): a
+    name on a table or the scoreboard must say which player it is. Only a new
+    player's first name is chosen so; ``name NAME`` refuses a name that is taken."""
+    name, number = wanted, 1
+    while Player.objects.filter(display_name__iexact=name).exists():
+        number += 1
+        name = f"{wanted} {number}"
+    return name
