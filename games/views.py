@@ -11,6 +11,7 @@ lists are cut into pages, and nothing is added up per request.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict
 from datetime import timedelta
 
@@ -19,6 +20,8 @@ from django.db.models import Prefetch, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -27,6 +30,7 @@ from .models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRec
 from .services.visibility import PublicTableView, public_live_view, public_match_view
 from .templatetags.gin3 import MOVE_WORDS
 from .text.links import join_link
+from .text.style import duration_text
 
 PER_PAGE = 25
 LAST_PAGE = 2000  # deep enough for 50,000 names; the search finds the rest
@@ -132,7 +136,7 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         seats_of.setdefault(seat.match_id, []).append(seat)
     rated = list(results.filter(rating_after__isnull=False).values_list("rating_before", "rating_after")[:HISTORY])
     history = [rated[-1][0], *(after for _before, after in reversed(rated))] if rated else []
-    chart = line_chart([("", history)])
+    chart = line_chart([((), history)])
     rivals = HeadToHead.objects.filter(player=player).select_related("opponent").order_by("-matches", "opponent_id")
     context = {
         "player": player,
@@ -161,19 +165,43 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
     except (KeyError, ValueError):
         detail = None
     view = public_match_view(match, detail)
-    series = [
-        (" → ".join(names), [scores[index] for scores in view.scores]) for index, names in enumerate(view.seat_names)
-    ]
+    series = [(names, [scores[index] for scores in view.scores]) for index, names in enumerate(view.seat_names)]
     context = {
         "match": view,
+        "move_time": duration_text(view.options["move_seconds"]),
         "chart": line_chart(series) if view.seat_names else None,
         "replays": {hand.number: _replay_data(hand) for hand in view.hands if hand.is_detailed},
         "join_link": join_link(view.code) if match.status == Match.Status.LOBBY else "",
         "move_words": _move_words() if view.table else None,
         "rematch_of": match.rematch_of.code if match.rematch_of else "",
         "played_again": _played_again(match),
+        "commitment_note": _kept_whole(
+            escape(
+                _(
+                    "At the deal the site published the commitment: the SHA-256 of the salt, a colon and the deck. "
+                    "The deck and the salt are shown now; this page computes the hash itself and compares."
+                )
+            )
+        ),
+        "verify_note": _kept_whole(
+            _(
+                'To verify by hand: the commitment is sha256("salt:deck"), '
+                'e.g. <code>echo -n "SALT:DECK" | sha256sum</code>.'
+            )
+        ),
     }
     return render(request, "games/match.html", context)
+
+
+# A name of the hash that a browser would break at its hyphen ("SHA-" / "256"), with
+# what a language writes against it (Hebrew's "ה-SHA-256"), or its formula.
+WHOLE = re.compile(r"[^\s<>]*(?:SHA-256|sha256\([^\s)]*\))[^\s<>]*")
+
+
+def _kept_whole(html: str) -> SafeString:
+    """A translated sentence (trusted markup, from the catalogue) with the hash's name
+    kept on one line."""
+    return mark_safe(WHOLE.sub(lambda token: f'<span class="nowrap">{token.group()}</span>', html))
 
 
 def _played_again(match: Match) -> str:
@@ -259,4 +287,5 @@ def lobby(request: HttpRequest) -> HttpResponse:
     waiting = (
         Match.objects.filter(is_open=True, status=Match.Status.LOBBY).prefetch_related(SEATS).order_by("-created_at")
     )[:50]
-    return render(request, "games/lobby.html", {"waiting": [(match, join_link(match.code)) for match in waiting]})
+    rows = [(match, join_link(match.code), duration_text(match.move_seconds)) for match in waiting]
+    return render(request, "games/lobby.html", {"waiting": rows})

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, timedelta
+from itertools import pairwise
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from games.charts import line_chart
 from games.engine import parse_action, parse_cards, replay
 from games.models import Match, Player, PlayerRecord
 from games.services import handle, moderation
@@ -354,6 +356,30 @@ def test_lobby_match_page_shows_who_is_waiting_and_how_to_join(client, ann):
 
 
 @pytest.mark.django_db
+def test_a_match_aborted_before_anyone_sat_says_so_rather_than_an_empty_table(client):
+    Match.objects.create(code="GONE", status=Match.Status.ABORTED)
+    html = get(client, "match", "GONE")
+    players = html.split('id="players"')[1].split("</section>")[0]
+    assert "<table" not in players and "None." in players
+
+
+@pytest.mark.django_db
+def test_the_match_page_says_its_time_a_move(client, ann):
+    handle(ann, "new 3d", "terminal")
+    assert "3d a move" in get(client, "match", Match.objects.get(seats__player=ann).code)
+
+
+@pytest.mark.django_db
+def test_the_hash_name_never_breaks_at_its_hyphen_in_any_language(client, ann):
+    match = play_first_hand(running_match(ann, "to 500"), ann)
+    english = get(client, "match", match.code)
+    assert '<span class="nowrap">SHA-256</span> of the salt' in english
+    assert '<span class="nowrap">sha256("salt:deck"),</span>' in english
+    hebrew = client.get(reverse("games:match", args=[match.code]), HTTP_ACCEPT_LANGUAGE="he").content.decode()
+    assert '<span class="nowrap">ה-SHA-256</span>' in hebrew
+
+
+@pytest.mark.django_db
 def test_unknown_match_is_404(client):
     assert client.get(reverse("games:match", args=["ZZZZ"])).status_code == 404
 
@@ -374,12 +400,51 @@ def test_lobby_lists_open_matches_with_options_and_how_to_join(client, ann, sett
 
 
 @pytest.mark.django_db
+def test_lobby_says_each_matchs_time_a_move_as_the_messages_do(client, ann):
+    handle(ann, "new 1h to 150", "terminal")
+    handle(terminal_player("bea", "Bea"), "new 3d", "terminal")
+    Match.objects.update(is_open=True)
+    html = get(client, "lobby")
+    assert "1h a move" in html and "3d a move" in html
+
+
+@pytest.mark.django_db
 def test_lobby_queries_are_few(client, ann, django_assert_max_num_queries):
     for _match in range(5):
         handle(ann, "new", "terminal")
     Match.objects.update(is_open=True)
     with django_assert_max_num_queries(3):
         get(client, "lobby")
+
+
+# Charts ---------------------------------------------------------------------------------
+
+
+def round_steps(labels: list[str]) -> set[int]:
+    values = [int(label) for label in labels]
+    return {b - a for a, b in pairwise(values)}
+
+
+@pytest.mark.parametrize(
+    ("values", "step"),
+    [([0, 28, 113], 20), ([892, 922, 953], 20), ([1000, 1006, 938], 20), ([0, 0, 5], 5), ([500, 500], 5)],
+)
+def test_a_charts_y_axis_is_marked_at_round_numbers(values, step):
+    chart = line_chart([(("Ann",), values)])
+    labels = [tick.label for tick in chart.y_ticks]
+    assert round_steps(labels) == {step}, labels
+    assert all(int(label) % step == 0 for label in labels), labels
+    assert int(labels[0]) <= min(values) and int(labels[-1]) >= max(values)
+    assert 3 <= len(labels) <= 7
+
+
+def test_a_charts_end_labels_are_kept_apart_when_the_lines_end_close():
+    chart = line_chart([(("Ann",), [0, 40, 90]), (("Bob",), [0, 30, 86]), (("Cy",), [0, 0, 0]), (("Dee",), [0, 2, 1])])
+    spots = sorted(line.label_y for line in chart.lines)
+    assert all(b - a >= 16 for a, b in pairwise(spots)), spots
+    assert all(chart.plot_top - 8 <= spot <= chart.plot_bottom for spot in spots), spots
+    far = next(line for line in chart.lines if line.names == ("Ann",))
+    assert far.label_y == far.end_y  # a label with room stays at its line's end
 
 
 # Languages ------------------------------------------------------------------------------
@@ -392,3 +457,15 @@ def test_hebrew_pages_are_right_to_left_and_the_switcher_sets_the_language(clien
     response = client.post(reverse("games:set_language"), {"language": "lt", "next": "/"})
     assert response.status_code == 302
     assert '<html lang="lt" dir="ltr">' in client.get(reverse("games:scoreboard")).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_pagers_arrows_point_outward_in_either_direction(client):
+    ann, bob, cy = people("Ann", "Bob", "Cy")
+    for _round in range(30):
+        finished_match([ann, bob, cy], [100, 0, 0], ann)
+    url = reverse("games:player", args=[ann.pk])
+    english = client.get(url, {"page": 2}).content.decode()
+    hebrew = client.get(url, {"page": 2}, HTTP_ACCEPT_LANGUAGE="he").content.decode()
+    assert 'rel="prev">← Previous' in english
+    assert 'rel="prev">→ ' in hebrew and 'rel="prev">←' not in hebrew

@@ -7,6 +7,7 @@ left, and at no point of a live hand does a page or the JSON show a hidden card.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from itertools import pairwise
 
 import pytest
 from django.urls import reverse
@@ -212,3 +213,177 @@ def test_r4_4_no_page_or_json_shows_a_hidden_card_at_any_point_of_a_live_hand(op
         checked += 1
     assert checked >= 3
     assert page.errors == []
+
+
+# What a person reported, checked as he saw it ------------------------------------------------
+
+# The text of ``selector`` where one of ``tokens`` is laid out over more than one line.
+BROKEN_TOKENS = """([selector, tokens]) => {
+  const broken = [];
+  document.querySelectorAll(selector).forEach((root) => {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const token of tokens) {
+        for (let at = node.data.indexOf(token); at >= 0; at = node.data.indexOf(token, at + 1)) {
+          const range = document.createRange();
+          range.setStart(node, at);
+          range.setEnd(node, at + token.length);
+          const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+          if (rects.some((rect) => Math.abs(rect.top - rects[0].top) > rects[0].height / 2)) broken.push(token);
+        }
+      }
+    }
+  });
+  return broken;
+}"""
+
+
+def test_cards_names_and_the_hashs_name_never_break_across_lines(open_page, ann):
+    match = with_finished_hands(ann, 1)
+    Player.objects.filter(pk=ann.pk).update(display_name="Ann Maria Cruz")
+    names = ["Ann Maria Cruz", "Bot 1", "Bot 2"]
+    deck = match.hands.get(number=1).deck.split()
+    path = reverse("games:match", args=[match.code]) + "?hand=1"
+    for locale, hash_name in (("en", "SHA-256"), ("he", "ה-SHA-256")):
+        for width in WIDTHS:
+            page = open_page(width, locale=locale)
+            page.open(path)
+            page.tab.wait_for_selector("[data-verify][data-result]")
+            page.screenshot(f"match-replay-{locale}")
+            for narrower in range(width, width - 48, -4):  # wherever the lines happen to end
+                page.tab.set_viewport_size({"width": narrower, "height": 900})
+                where = f"{locale} {narrower} px"
+                assert page.tab.evaluate(BROKEN_TOKENS, ["[data-deck]", deck]) == [], where
+                assert page.tab.evaluate(BROKEN_TOKENS, [".verify-box", [hash_name]]) == [], where
+                assert page.tab.evaluate(BROKEN_TOKENS, [".hand", names]) == [], where
+            assert page.errors == []
+
+
+def test_a_rating_change_reads_from_before_to_after_in_hebrew_too(open_page):
+    people = ranked_people()
+    page = open_page(360, locale="he")
+    page.open(reverse("games:player", args=[people[0].pk]))
+    changes = page.tab.evaluate(
+        """() => {
+          const found = [];
+          const walker = document.createTreeWalker(document.querySelector("main"), NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            const run = /(\\d+) → (\\d+)/.exec(node.data);
+            if (!run) continue;
+            const place = (start, length) => {
+              const range = document.createRange();
+              range.setStart(node, start);
+              range.setEnd(node, start + length);
+              return range.getBoundingClientRect().left;
+            };
+            const before = place(run.index, run[1].length);
+            const after = place(run.index + run[0].length - run[2].length, run[2].length);
+            found.push(before < after);
+          }
+          return found;
+        }"""
+    )
+    assert changes and all(changes), "a rating change must read 1006 → 938, left to right"
+    page.screenshot("player-he")
+    assert page.errors == []
+
+
+# Which way the icon of a replay's button points on the screen: a scan across its upper
+# half finds the filled part of a triangle on the side of its base, away from its tip.
+POINTING = """(selector) => {
+  const icon = document.querySelector(selector + " svg");
+  if (!icon) return "no icon";
+  icon.scrollIntoView({ block: "center" });
+  const box = icon.getBoundingClientRect();
+  if (box.width < 4 || box.height < 4) return "not drawn";
+  const y = box.top + box.height * 0.35;
+  let filled = 0, sum = 0;
+  for (let x = box.left + 0.5; x < box.right; x += 0.5) {
+    const hit = document.elementFromPoint(x, y);
+    if (hit && icon.contains(hit) && hit !== icon) { filled += 1; sum += x; }
+  }
+  if (!filled) return "empty";
+  return sum / filled < box.left + box.width / 2 ? "right" : "left";
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_a_replays_buttons_point_the_way_they_move(open_page, ann, locale):
+    match = with_finished_hands(ann, 1)
+    page = open_page(360, locale=locale)
+    page.open(reverse("games:match", args=[match.code]) + "?hand=1")
+    forward, back = ("left", "right") if locale == "he" else ("right", "left")
+    assert page.tab.evaluate(POINTING, '[data-go="next"]') == forward
+    assert page.tab.evaluate(POINTING, '[data-go="prev"]') == back
+    go = {name: page.tab.locator(f'[data-go="{name}"]').bounding_box() for name in ("first", "prev", "next", "last")}
+    order = sorted(go, key=lambda name: go[name]["x"])
+    assert order == (["last", "next", "prev", "first"] if locale == "he" else ["first", "prev", "next", "last"])
+    transform = "getComputedStyle(document.querySelector('[data-go=\"{}\"] svg')).transform"
+    for end, beside in (("first", "prev"), ("last", "next")):  # drawn as its neighbour is, with a bar
+        assert page.tab.evaluate(transform.format(end)) == page.tab.evaluate(transform.format(beside))
+        assert page.tab.locator(f'[data-go="{end}"] svg').bounding_box()["width"] >= 8
+        assert page.tab.get_attribute(f'[data-go="{end}"]', "aria-label")
+    assert "⏮" not in page.tab.inner_text("[data-replay]") and "⏭" not in page.tab.inner_text("[data-replay]")
+    page.tab.click('[data-go="next"]')
+    assert page.tab.get_attribute("[data-replay]", "data-step") == "1"
+    page.tab.focus("[data-replay]")
+    page.tab.keyboard.press("ArrowLeft" if locale == "he" else "ArrowRight")  # the key the arrow shows
+    assert page.tab.get_attribute("[data-replay]", "data-step") == "2"
+    page.screenshot(f"replay-buttons-{locale}")
+    assert page.errors == []
+
+
+# Where each end label of a chart lies against its dot and the other labels.
+CHART_LABELS = """() => [...document.querySelectorAll("svg.chart text.label")].map((label) => {
+  const dot = label.previousElementSibling.getBoundingClientRect();
+  const box = label.getBoundingClientRect();
+  return { left: box.left, right: box.right, top: box.top, bottom: box.bottom, dotRight: dot.right };
+})"""
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_a_charts_end_labels_sit_beside_their_dots_and_apart(open_page, ann, locale):
+    people = ranked_people()
+    match = with_finished_hands(ann, 1)
+    for width in WIDTHS:
+        page = open_page(width, locale=locale)
+        for path in (reverse("games:player", args=[people[0].pk]), reverse("games:match", args=[match.code])):
+            page.open(path)
+            labels = page.tab.evaluate(CHART_LABELS)
+            assert labels, path
+            for label in labels:
+                assert label["left"] >= label["dotRight"], f"{locale} {width}: a label on its dot"
+            for index, one in enumerate(labels):
+                for other in labels[index + 1 :]:
+                    apart = one["bottom"] <= other["top"] + 1 or other["bottom"] <= one["top"] + 1
+                    assert apart or one["right"] <= other["left"] or other["right"] <= one["left"], f"{locale} {width}"
+            ticks = page.tab.eval_on_selector_all(
+                "svg.chart text:not(.label)[text-anchor=end]", "ticks => ticks.map(t => t.textContent)"
+            )
+            step = {int(b) - int(a) for a, b in pairwise(ticks)}
+            assert len(step) == 1 and str(step.pop()).lstrip("0").rstrip("0") in ("1", "2", "5"), ticks
+        page.screenshot(f"charts-{locale}")
+        assert page.errors == []
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_the_lobby_says_the_time_a_move_and_its_rows_stand_off_the_border(open_page, ann, locale):
+    from games.services import handle
+
+    handle(ann, "new 1h to 150", "terminal")
+    Match.objects.update(is_open=True)
+    for width in WIDTHS:
+        page = open_page(width, locale=locale)
+        page.open(reverse("games:lobby"))
+        if locale == "en":
+            assert "1h a move" in page.tab.inner_text("main")
+        else:
+            assert "1h" in page.tab.inner_text("main .list")
+        row = page.tab.locator(".list li .code").first.bounding_box()
+        panel = page.tab.locator(".list").first.evaluate(
+            "list => { const box = list.closest('.panel').getBoundingClientRect(); return [box.left, box.right]; }"
+        )
+        gap = row["x"] - panel[0] if locale == "en" else panel[1] - (row["x"] + row["width"])
+        assert gap >= 8, f"{locale} {width}: the row touches the border"
+        page.screenshot(f"lobby-{locale}")
+        assert page.errors == []
