@@ -20,11 +20,11 @@ from games.models import Match, Player, Report
 from games.services import handle
 from games.services.players import terminal_player
 from tests.conftest import code_in, player_in_role, refresh, rig
-from tests.fakes.twilio_api import FakeTwilio
+from tests.fakes.twilio_api import sms_switched_on
 from tests.telegram_harness import Players, PollingBot, fake_telegram
 from tests.terminal_harness import assert_clean, play
 from tests.test_rematch import FINAL_GIN
-from tests.test_sms import OUR_NUMBER, PUBLIC_URL, SAM, deliver_all, text
+from tests.test_sms import SAM, THROUGH_TWILIO, deliver_all, text
 
 
 def code_of(text: str) -> str:
@@ -109,18 +109,7 @@ def test_on_telegram_strangers_find_a_match_by_buttons_take_time_off_report_and_
 @pytest.fixture
 def twilio(settings, db):
     """SMS on, through the real TwilioBackend to a fake Twilio (as in test_sms)."""
-    with FakeTwilio() as fake, fake.redirect_default_clients():
-        settings.TWILIO_ACCOUNT_SID = fake.account_sid
-        settings.TWILIO_AUTH_TOKEN = fake.auth_token
-        settings.TWILIO_FROM_NUMBER = OUR_NUMBER
-        settings.TWILIO_MESSAGING_SERVICE_SID = ""
-        settings.SMS_ENABLED = True
-        settings.SMS_PUBLIC_URL = PUBLIC_URL
-        settings.GIN3_BACKENDS = {
-            **settings.GIN3_BACKENDS,
-            "sms": "bot.backends.sms.TwilioBackend",
-            "telegram": "bot.backends.memory.MemoryBackend",
-        }
+    with sms_switched_on(settings, THROUGH_TWILIO) as fake:
         memory.sent.clear()
         yield fake
 

@@ -23,15 +23,13 @@ from games.models import Event, Match, ProcessedUpdate
 from games.services import handle, state
 from games.services.players import phone_player, telegram_player
 from tests.conftest import code_in, mover, refresh, run_computers, safe_action
-from tests.fakes.twilio_api import FakeTwilio, sign
+from tests.fakes.twilio_api import OUR_NUMBER, PUBLIC_URL, FakeTwilio, sign, sms_switched_on
 from tests.outage import DatabaseOutage
 from tests.telegram_harness import SECRET, PollingBot, fake_telegram
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 WEBHOOK = "/telegram/webhook/"
-PUBLIC_URL = "https://gin3.example.org/sms/inbound/"
-OUR_NUMBER = "+15550009999"
 SAM = "+15550001234"
 AGAIN = "gin3 could not take that, please send it again in a minute."
 
@@ -100,15 +98,8 @@ def test_a_webhook_update_the_database_could_not_take_gets_503_and_its_resend_is
 
 @pytest.fixture
 def twilio(settings):
-    with FakeTwilio() as fake, fake.redirect_default_clients():
-        settings.GIN3_BACKGROUND = "off"
-        settings.TWILIO_ACCOUNT_SID = fake.account_sid
-        settings.TWILIO_AUTH_TOKEN = fake.auth_token
-        settings.TWILIO_FROM_NUMBER = OUR_NUMBER
-        settings.TWILIO_MESSAGING_SERVICE_SID = ""
-        settings.SMS_ENABLED = True
-        settings.SMS_PUBLIC_URL = PUBLIC_URL
-        settings.GIN3_BACKENDS = {**settings.GIN3_BACKENDS, "sms": "bot.backends.memory.MemoryBackend"}
+    settings.GIN3_BACKGROUND = "off"
+    with sms_switched_on(settings, {"sms": "bot.backends.memory.MemoryBackend"}) as fake:
         yield fake
 
 

@@ -33,10 +33,10 @@ from games.services.players import telegram_player
 from games.text.protocol import ProtocolError, parse
 from games.text.sms import is_gsm7, segments
 from tests.conftest import code_in, refresh
-from tests.fakes.twilio_api import FakeTwilio, sign
+from tests.fakes.twilio_api import OUR_NUMBER, PUBLIC_URL, FakeTwilio, sign, sms_switched_on
 
-PUBLIC_URL = "https://gin3.example.org/sms/inbound/"
-OUR_NUMBER = "+15550009999"
+# SMS through the real client to the fake Twilio, Telegram into memory.
+THROUGH_TWILIO = {"sms": "bot.backends.sms.TwilioBackend", "telegram": "bot.backends.memory.MemoryBackend"}
 SAM = "+15550001234"
 UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
 
@@ -44,19 +44,8 @@ UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
 @pytest.fixture
 def twilio(settings, db):
     """SMS on, through the real TwilioBackend to a fake Twilio; Telegram into memory."""
-    with FakeTwilio() as fake, fake.redirect_default_clients():
-        settings.GIN3_BACKGROUND = "off"
-        settings.TWILIO_ACCOUNT_SID = fake.account_sid
-        settings.TWILIO_AUTH_TOKEN = fake.auth_token
-        settings.TWILIO_FROM_NUMBER = OUR_NUMBER
-        settings.TWILIO_MESSAGING_SERVICE_SID = ""
-        settings.SMS_ENABLED = True
-        settings.SMS_PUBLIC_URL = PUBLIC_URL
-        settings.GIN3_BACKENDS = {
-            **settings.GIN3_BACKENDS,
-            "sms": "bot.backends.sms.TwilioBackend",
-            "telegram": "bot.backends.memory.MemoryBackend",
-        }
+    settings.GIN3_BACKGROUND = "off"
+    with sms_switched_on(settings, THROUGH_TWILIO) as fake:
         memory.sent.clear()
         yield fake
 

@@ -335,3 +335,24 @@ def num_segments(body: str) -> int:
         return 1 if septets <= 160 else math.ceil(septets / 153)
     units = len(body.encode("utf-16-le")) // 2
     return 1 if units <= 70 else math.ceil(units / 67)
+
+
+# The address Twilio posts inbound texts to, and the number gin3 texts from, in the tests.
+PUBLIC_URL = "https://gin3.example.org/sms/inbound/"
+OUR_NUMBER = "+15550009999"
+
+
+@contextlib.contextmanager
+def sms_switched_on(settings, backends: dict[str, str]) -> Iterator[FakeTwilio]:
+    """A running fake Twilio that the real client talks to, and pytest-django's
+    ``settings`` set for SMS: its credentials, our number and public URL, and the
+    delivery ``backends`` by channel (the real TwilioBackend, or memory)."""
+    with FakeTwilio() as fake, fake.redirect_default_clients():
+        settings.TWILIO_ACCOUNT_SID = fake.account_sid
+        settings.TWILIO_AUTH_TOKEN = fake.auth_token
+        settings.TWILIO_FROM_NUMBER = OUR_NUMBER
+        settings.TWILIO_MESSAGING_SERVICE_SID = ""
+        settings.SMS_ENABLED = True
+        settings.SMS_PUBLIC_URL = PUBLIC_URL
+        settings.GIN3_BACKENDS = {**settings.GIN3_BACKENDS, **backends}
+        yield fake
