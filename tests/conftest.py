@@ -11,6 +11,8 @@ import random
 import re
 
 import pytest
+from django.conf import settings as django_settings
+from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
@@ -34,6 +36,16 @@ def no_background(settings):
     except in the tests of that limit."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
+
+
+@pytest.fixture(autouse=True)
+def language_of_the_site():
+    """Each test starts and ends in the site's language: a page fetched in Hebrew by
+    the test client leaves Hebrew active in the thread (LocaleMiddleware activates
+    it and nothing puts it back), and the next test's English replies would not be."""
+    translation.activate(django_settings.LANGUAGE_CODE)
+    yield
+    translation.activate(django_settings.LANGUAGE_CODE)
 
 
 # Players ----------------------------------------------------------------------

@@ -161,6 +161,7 @@ def test_computers_are_rated_and_flagged_to_be_ranked_apart(alice):
 
 @pytest.mark.django_db
 def test_adding_a_finished_match_takes_a_few_queries_however_long_it_was(match3, alice, django_assert_num_queries):
+    Match.objects.filter(pk=match3.pk).update(target=500)  # three hands that never end the match
     match = play_until_hands_end(match3, 3)
     moderation.adjudicate(match, position_of(match, alice), "root", "test")
     for model in (PlayerMatch, HeadToHead, PlayerDay, PlayerRecord):
