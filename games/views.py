@@ -11,7 +11,6 @@ lists are cut into pages, and nothing is added up per request.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import asdict
 from datetime import timedelta
 
@@ -20,8 +19,6 @@ from django.db.models import Prefetch, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import timezone
-from django.utils.html import escape
-from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -175,33 +172,8 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
         "move_words": _move_words() if view.table else None,
         "rematch_of": match.rematch_of.code if match.rematch_of else "",
         "played_again": _played_again(match),
-        "commitment_note": _kept_whole(
-            escape(
-                _(
-                    "At the deal the site published the commitment: the SHA-256 of the salt, a colon and the deck. "
-                    "The deck and the salt are shown now; this page computes the hash itself and compares."
-                )
-            )
-        ),
-        "verify_note": _kept_whole(
-            _(
-                'To verify by hand: the commitment is sha256("salt:deck"), '
-                'e.g. <code>echo -n "SALT:DECK" | sha256sum</code>.'
-            )
-        ),
     }
     return render(request, "games/match.html", context)
-
-
-# A name of the hash that a browser would break at its hyphen ("SHA-" / "256"), with
-# what a language writes against it (Hebrew's "ה-SHA-256"), or its formula.
-WHOLE = re.compile(r"[^\s<>]*(?:SHA-256|sha256\([^\s)]*\))[^\s<>]*")
-
-
-def _kept_whole(html: str) -> SafeString:
-    """A translated sentence (trusted markup, from the catalogue) with the hash's name
-    kept on one line."""
-    return mark_safe(WHOLE.sub(lambda token: f'<span class="nowrap">{token.group()}</span>', html))
 
 
 def _played_again(match: Match) -> str:

@@ -4,12 +4,13 @@ only sign of a suit."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -72,6 +73,18 @@ def local_time(moment: datetime | None) -> SafeString:
         return format_html("–")
     utc = moment.astimezone(UTC)
     return format_html('<time datetime="{}" data-local>{} UTC</time>', utc.isoformat(), utc.strftime("%Y-%m-%d %H:%M"))
+
+
+# A name of the hash that a browser would break at its hyphen ("SHA-" / "256"), with
+# what a language writes against it (Hebrew's "ה-SHA-256"), or its formula.
+WHOLE = re.compile(r"[^\s<>]*(?:SHA-256|sha256\([^\s)]*\))[^\s<>]*")
+
+
+@register.filter
+def keep_whole(text: str) -> SafeString:
+    """A sentence (escaped unless it is trusted markup, like a blocktranslate's) with
+    the hash's name kept on one line."""
+    return mark_safe(WHOLE.sub(lambda token: f'<span class="nowrap">{token.group()}</span>', conditional_escape(text)))
 
 
 @register.filter
