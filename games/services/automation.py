@@ -149,6 +149,9 @@ def waiting_suggestion(table: Table) -> Action | None:
     return action if action in table.hand.legal_actions() else None
 
 
+REMINDER = "reminder"  # its outbox kind: delivery drops one whose turn has moved on
+
+
 def send_reminder(match_id: int, version: int | None = None) -> bool:
     """Remind the player to move once, when four fifths of his time are used."""
     with change():
@@ -163,7 +166,7 @@ def send_reminder(match_id: int, version: int | None = None) -> bool:
         deadline = match.deadline
         outbox.send(
             player,
-            "reminder",
+            REMINDER,
             lambda: _("Reminder: it is your move in #%(code)s. Time runs out %(when)s.")
             % {"code": match.code, "when": deadline_text(deadline)},
             match,
