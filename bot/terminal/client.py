@@ -142,7 +142,7 @@ def _loop(session: Session) -> int:
                     % {"code": code}
                 )
         try:
-            line = session.screen.read_line()
+            line = session.screen.read_line(session.interrupts.raise_noted)
         except Wake:
             continue
         except (EOFError, KeyboardInterrupt):

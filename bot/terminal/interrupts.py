@@ -9,6 +9,12 @@ at the prompt (or at a second Ctrl-C) it interrupts at once.
 The refresher thread finds out first when no match of his is left, while the
 main thread waits for a line that may never come; it wakes the main thread
 with a signal of its own (``SIGUSR1``), which ``read_line`` turns into ``Wake``.
+
+Either can come just before the main thread starts to wait, when it is busy
+no more but not yet reading: what was noted then is acted on by
+``raise_noted``, which ``Screen.read_line`` calls once it counts as reading and
+before it waits. Without it that Ctrl-C, or that wake-up, was lost and the
+session waited for a line for ever.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ class Interrupts:
     def __init__(self, screen: Screen) -> None:
         self.screen = screen
         self.requested = False  # Ctrl-C while busy: leave after this step
+        self._woken = False  # the refresher's news, while the main thread was not reading
         self._previous: dict[int, object] = {}
 
     def __enter__(self) -> Interrupts:
@@ -48,9 +55,21 @@ class Interrupts:
                 signal.signal(number, handler)
 
     def wake_main(self) -> None:
-        """From the refresher: interrupt the main thread's wait for a line, if it is waiting."""
+        """From the refresher: interrupt the main thread's wait for a line, or the next one.
+
+        The flag is set before ``reading`` is looked at, and the main thread sets
+        ``reading`` before it looks at the flag: one of the two always sees the other."""
+        self._woken = True
         if WAKE_SIGNAL in self._previous and self.screen.reading and hasattr(signal, "pthread_kill"):
             signal.pthread_kill(threading.main_thread().ident, WAKE_SIGNAL)
+
+    def raise_noted(self) -> None:
+        """In the main thread, as it starts to wait for a line: act on what came while it was busy."""
+        if self.requested:
+            raise KeyboardInterrupt
+        if self._woken:
+            self._woken = False
+            raise Wake
 
     def _interrupt(self, number: int, frame: FrameType | None) -> None:
         if self.screen.reading or self.requested:
@@ -59,4 +78,5 @@ class Interrupts:
 
     def _wake(self, number: int, frame: FrameType | None) -> None:
         if self.screen.reading:
+            self._woken = False
             raise Wake

@@ -18,6 +18,7 @@ import io
 import re
 import sys
 import threading
+from collections.abc import Callable
 from typing import TextIO
 
 PROMPT = "> "
@@ -84,11 +85,15 @@ class Screen:
         if self.interactive:
             self._print("\n")
 
-    def read_line(self) -> str:
+    def read_line(self, before_waiting: Callable[[], None] = lambda: None) -> str:
         """The next line he types. EOFError at the end of the input, or when there is no input
-        to read (stdin closed, a terminal hung up); KeyboardInterrupt on Ctrl-C."""
+        to read (stdin closed, a terminal hung up); KeyboardInterrupt on Ctrl-C.
+
+        ``before_waiting`` runs once this counts as reading, just before the wait: it may
+        raise instead, for what was asked while nobody was reading."""
         self.reading = True
         try:
+            before_waiting()
             line = input(self.prompt) if self.interactive else input()
         except (RuntimeError, OSError, ValueError):  # "lost sys.stdin", EIO, a closed file
             raise EOFError from None
