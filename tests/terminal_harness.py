@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import io
 import os
+import signal
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,7 @@ from unittest import mock
 from django.conf import settings
 from django.core.management import call_command
 
+from bot.terminal.interrupts import WAKE_SIGNAL
 from tests.workers import database_url
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,12 +65,45 @@ def play(*args: str, typist: Typist | Iterable[str] = (), session: Session | Non
     (a function, or lines); the exit status is kept, not raised."""
     session = session or Session()
     answer = typist if callable(typist) else Script(typist)
-    with mock.patch("builtins.input", answer):
+    with mock.patch("builtins.input", _shielded(answer)):
         try:
             call_command("play", *args, stdout=session.out)
         except SystemExit as exit:
             session.status = exit.code
     return session
+
+
+def _shielded(typist: Typist) -> Typist:
+    """The typist, with the refresher's wake-up held back while it types.
+
+    A typist may read the database, and the wake-up is a signal whose handler
+    raises: landing in the middle of a PostgreSQL query, it left the test's
+    connection with "another command is already in progress". The signal is
+    let through while the typist waits as a player who types nothing would
+    (``idle``) and as it returns, so it ends this wait for a line as it would
+    end a real ``input()``."""
+    if WAKE_SIGNAL is None:
+        return typist
+
+    def typed(*args: str) -> str:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {WAKE_SIGNAL})
+        try:
+            return typist(*args)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {WAKE_SIGNAL})
+
+    return typed
+
+
+def idle(seconds: float) -> None:
+    """In a typist: type nothing for a while, which the refresher's wake-up may end (it raises)."""
+    if WAKE_SIGNAL is not None:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {WAKE_SIGNAL})
+    try:
+        time.sleep(seconds)
+    finally:
+        if WAKE_SIGNAL is not None:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {WAKE_SIGNAL})
 
 
 def assert_clean(text: str) -> None:

@@ -18,7 +18,7 @@ from django.db import connection
 from games.models import Event, Match
 from games.services import handle
 from tests.conftest import best_action, mover, refresh
-from tests.terminal_harness import Session, play
+from tests.terminal_harness import Session, idle, play
 from tests.test_play_command import lobby_match, running_match, terminal
 from tests.workers import wait_until
 
@@ -80,7 +80,7 @@ def test_the_session_ends_by_itself_when_his_last_match_ends_while_he_waits(sett
 
     def wait_while_bea_resigns(prompt: str = "") -> str:
         handle(bea, f"#{match.code} resign yes", "terminal")
-        time.sleep(10)  # the refresher wakes the main thread out of this wait
+        idle(10)  # the refresher wakes the main thread out of this wait
         typed.append("quit")
         return "quit"
 
@@ -102,7 +102,7 @@ def test_when_his_last_match_ends_while_he_waits_he_is_told_how_to_play_it_again
         prompts.append(prompt)
         if len(prompts) == 1:
             handle(bea, f"#{match.code} resign yes", "terminal")
-            time.sleep(10)  # the refresher wakes the main thread out of this wait
+            idle(10)  # the refresher wakes the main thread out of this wait
         return "quit"
 
     play("--name", "ann", "--join", match.code, typist=wait_while_bea_resigns, session=session)
