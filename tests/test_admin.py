@@ -246,6 +246,27 @@ def test_a_message_that_may_show_cards_is_hidden_while_the_match_runs(admin_clie
     assert message.text.encode() not in response.content
 
 
+def test_a_reply_showing_his_cards_stays_hidden_after_his_seat_goes_to_a_computer(admin_client, match, ann):
+    """A reply names no match: it was hidden only while its reader sat in a running
+    match, so once a moderator gave his seat to a computer, the hand he had been
+    dealt, still in play, was on the desk."""
+    handle(ann, "status", "terminal")
+    reply = Outbox.objects.filter(recipient=ann, match=None).latest("pk")
+    with change():
+        hand = load_table(match.pk).hand
+    assert any(str(card) in reply.text for card in hand.box + hand.captain)  # hers, or the captain's she advises
+    seat = match.seats.get(player=ann).position
+    act(admin_client, "match", "replace_with_computer", [match], seat=seat, strength="simple", reason="test")
+    assert not match.seats.filter(player=ann).exists()
+    response = admin_client.get(reverse("admin:games_outbox_change", args=[reply.pk]))
+    assert response.status_code == 200
+    assert b"hidden while the match runs" in response.content
+    assert reply.text.encode() not in response.content
+    act(admin_client, "match", "abort", [match], reason="test")
+    response = admin_client.get(reverse("admin:games_outbox_change", args=[reply.pk]))
+    assert b"hidden while the match runs" not in response.content
+
+
 def test_the_deck_is_shown_once_the_match_is_over(admin_client, match):
     act(admin_client, "match", "abort", [match], reason="test")
     hand = match.hands.get()

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -692,13 +693,19 @@ def team_talk_open(match: Match) -> bool:
 def message_text(message: Outbox) -> str:
     """An outgoing message's text for the moderation desk. A message may show
     its recipient's cards, so while a hand they could belong to is in play (its
-    match runs; for a reply, which names no match, any match of the recipient
-    runs) only a note is shown."""
-    matches = (
-        Match.objects.filter(pk=message.match_id)
-        if message.match_id
-        else Match.objects.filter(seats__player=message.recipient_id)
-    )
+    match runs; for a reply, which names no match, any match runs in which he
+    sits or was dealt the hand in play, as a player whose seat a moderator gave
+    to a computer was) only a note is shown."""
+    if message.match_id:
+        matches = Match.objects.filter(pk=message.match_id)
+    else:
+        reader = message.recipient_id
+        matches = Match.objects.filter(
+            Q(seats__player=reader)
+            | Q(current_hand__box_player=reader)
+            | Q(current_hand__captain_player=reader)
+            | Q(current_hand__sitter_player=reader)
+        )
     if matches.filter(status=Match.Status.RUNNING).exists():
         return gettext("(hidden while the match runs: it may show a player's cards)")
     return message.text
