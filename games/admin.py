@@ -43,6 +43,11 @@ class ReadOnly:
 class DeskAdmin(ReadOnly, GuardedLookups, admin.ModelAdmin):
     """A list and its pages, read-only, filtered, searched and sorted on public fields only."""
 
+    def get_search_results(self, request: HttpRequest, queryset: QuerySet, search_term: str) -> tuple[QuerySet, bool]:
+        """A match code is found as players and messages write it, ``#CODE``, as well as ``CODE``."""
+        words = (word.removeprefix("#") for word in search_term.split())
+        return super().get_search_results(request, queryset, " ".join(words))
+
 
 class ModeratedAdmin(DeskAdmin):
     """Actions that ask on an intermediate page (``forms.ModerationForm``), then
@@ -81,7 +86,8 @@ class ModeratedAdmin(DeskAdmin):
         try:
             message = form.apply(obj, request.user.get_username())
         except ServiceError as error:
-            self.message_user(request, f"{obj}: {error}", messages.ERROR)
+            said = str(error)  # it names the match or the player already, or it is said of this one
+            self.message_user(request, said if str(obj) in said else f"{obj}: {said}", messages.ERROR)
             return
         self.log_change(request, obj, message)
         self.message_user(request, f"{obj}: {message}", messages.SUCCESS)

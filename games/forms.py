@@ -27,12 +27,14 @@ class ModerationForm(forms.Form):
     title = ""
     single = False
     reason_required = False
-    reason = forms.CharField(label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 3, "cols": 60}))
+    reason_readers = _("Every player of the match reads it.")
+    reason = forms.CharField(label=_("Reason"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
 
     def __init__(self, *args: object, objects: QuerySet, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.objects = objects
         self.fields["reason"].required = self.reason_required
+        self.fields["reason"].help_text = self.reason_readers
 
     def apply(self, obj: Model, admin: str) -> str:
         """Carry the action out on ``obj`` and say what was done (for the admin log)."""
@@ -62,10 +64,19 @@ class SeatChoiceForm(ModerationForm):
         super().__init__(*args, objects=objects, **kwargs)
         match = objects.first()
         seats = match.seats.select_related("player") if match else []
-        self.fields["seat"].choices = [(seat.position, self.seat_label(seat)) for seat in seats]
+        self.seats = {seat.position: seat for seat in seats}
+        # No seat chosen in advance: a Confirm pressed too soon must not pick a winner.
+        self.fields["seat"].choices = [("", "---------"), *((seat.position, self.seat_label(seat)) for seat in seats)]
 
     def seat_label(self, seat: Seat) -> str:
-        return f"{seat.position}: {seat.player} ({seat.score})"
+        return ngettext("%(name)s, %(score)s point", "%(name)s, %(score)s points", seat.score) % {
+            "name": seat.player,
+            "score": seat.score,
+        }
+
+    def seat_player(self) -> Player:
+        """Who sits in the chosen seat, before the action changes anything."""
+        return self.seats[self.cleaned_data["seat"]].player
 
 
 class AdjudicateForm(SeatChoiceForm):
@@ -73,9 +84,9 @@ class AdjudicateForm(SeatChoiceForm):
     reason_required = True
 
     def apply(self, obj: Match, admin: str) -> str:
-        seat = self.cleaned_data["seat"]
-        moderation.adjudicate(obj, seat, admin, self.cleaned_data["reason"])
-        return self.said(gettext("Adjudicated to seat %(seat)s") % {"seat": seat})
+        winner = self.seat_player()
+        moderation.adjudicate(obj, self.cleaned_data["seat"], admin, self.cleaned_data["reason"])
+        return self.said(gettext("Adjudicated: %(name)s wins") % {"name": winner})
 
 
 class ReplaceForm(SeatChoiceForm):
@@ -83,11 +94,11 @@ class ReplaceForm(SeatChoiceForm):
     strength = forms.ChoiceField(label=_("Strength"), choices=Strength.choices, initial=Strength.STRONG)
 
     def apply(self, obj: Match, admin: str) -> str:
-        seat = self.cleaned_data["seat"]
+        replaced = self.seat_player()
         computer = moderation.replace_with_computer(
-            obj, seat, admin, self.cleaned_data["reason"], self.cleaned_data["strength"]
+            obj, self.cleaned_data["seat"], admin, self.cleaned_data["reason"], self.cleaned_data["strength"]
         )
-        return self.said(gettext("Seat %(seat)s given to %(name)s") % {"seat": seat, "name": computer})
+        return self.said(gettext("%(name)s replaced by %(computer)s") % {"name": replaced, "computer": computer})
 
 
 class PauseForm(ModerationForm):
@@ -119,6 +130,7 @@ class ExtendForm(ModerationForm):
 class BanForm(ModerationForm):
     title = _("Ban players")
     reason_required = True
+    reason_readers = _("Only he reads it: the other players are told only that a computer plays for him.")
     days = forms.IntegerField(
         label=_("Days"), min_value=1, max_value=3650, required=False, help_text=_("Empty: until unbanned.")
     )
@@ -136,6 +148,7 @@ class BanForm(ModerationForm):
 
 class UnbanForm(ModerationForm):
     title = _("Lift bans")
+    reason_readers = _("Only admins read it.")
 
     def apply(self, obj: Player, admin: str) -> str:
         moderation.unban(obj, admin, self.cleaned_data["reason"])

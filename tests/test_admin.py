@@ -107,7 +107,7 @@ def test_adjudicate_gives_the_match_to_the_chosen_seat(admin_client, match, ann)
     assert after.winner == ann
     assert after.version > match.version
     assert admin_events(match, "adjudicate")[0].data["winner"] == ann.pk
-    assert logged(match)
+    assert "Adjudicated: Ann wins" in logged(match).get_change_message()
     assert any("Ann wins the match" in text for text in told(ann))
 
 
@@ -169,8 +169,58 @@ def test_replace_with_a_computer_player_who_then_moves(admin_client, match, ann)
     assert Match.objects.get(pk=match.pk).version > match.version
     assert admin_events(match, "replace")[0].data["replaced"] == ann.pk
     assert logged(match)
-    assert any("replaced Ann" in text for text in told(ann))
+    assert told(ann)[-1].startswith(f"An admin gave your seat in #{match.code} to a computer player, {seat.player}.")
+    assert "Ann replaced by" in logged(match).get_change_message()
     assert automation.play_computer_move(match.pk)
+
+
+@pytest.mark.parametrize("action", ["adjudicate", "replace_with_computer"])
+def test_no_seat_is_chosen_in_advance_so_a_hasty_confirm_changes_nothing(admin_client, match, action):
+    url = reverse("admin:games_match_changelist")
+    response = admin_client.post(url, {"action": action, "_selected_action": [match.pk]})
+    assert b'<option value="" selected>---------</option>' in response.content
+    assert b"Ann, 0 points" in response.content
+    response = act(admin_client, "match", action, [match], reason="hasty", strength="simple")
+    assert response.status_code == 200  # the form again, with its error
+    assert refresh(match).version == match.version
+
+
+@pytest.mark.parametrize(
+    ("model", "action", "readers"),
+    [
+        ("match", "pause", "Every player of the match reads it."),
+        ("player", "ban", "Only he reads it: the other players are told only that a computer plays for him."),
+        ("player", "unban", "Only admins read it."),
+    ],
+)
+def test_the_reason_field_says_who_will_read_it(admin_client, match, ann, model, action, readers):
+    chosen = match if model == "match" else ann
+    url = reverse(f"admin:games_{model}_changelist")
+    response = admin_client.post(url, {"action": action, "_selected_action": [chosen.pk]})
+    assert readers in response.content.decode()
+
+
+def test_a_computer_player_cannot_be_banned(admin_client, match):
+    computer = next(seat.player for seat in match.seats.all() if seat.player.is_computer)
+    response = act(admin_client, "player", "ban", [computer], reason="test")
+    computer.refresh_from_db()
+    assert not computer.banned
+    assert not admin_events(match, "ban")
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert said == [f"{computer} is a computer player: replace it in a match instead."]
+
+
+def test_a_refused_action_names_the_match_once(admin_client, match):
+    act(admin_client, "match", "pause", [match])
+    response = act(admin_client, "match", "pause", [match])
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert said[-1] == f"#{match.code} is already paused."
+
+
+def test_a_match_is_found_by_its_code_written_with_a_hash(admin_client, match):
+    for search in (match.code, f"#{match.code}", f"#{match.code.lower()}"):
+        response = admin_client.get(reverse("admin:games_match_changelist"), {"q": search})
+        assert list(response.context["cl"].result_list) == [match], search
 
 
 def test_an_old_button_is_refused_after_an_admin_action(admin_client, match, ann):

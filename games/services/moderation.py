@@ -146,12 +146,18 @@ def replace_with_computer(
         )
         seat.player, seat.autopilot, seat.timeouts_in_row = computer, False, 0
         seat.save(update_fields=["player", "autopilot", "timeouts_in_row"])
+        _tell(
+            replaced,
+            match,
+            reason,
+            lambda: _("An admin gave your seat in #%(code)s to a computer player, %(computer)s.")
+            % {"code": match.code, "computer": computer.display_name},
+        )
         _save_and_tell(
             match,
             reason,
             lambda: _("An admin replaced %(name)s in #%(code)s with a computer player, %(computer)s.")
             % {"name": replaced.display_name, "code": match.code, "computer": computer.display_name},
-            also=[replaced],
         )
         return computer
 
@@ -169,6 +175,8 @@ def ban(player: Player, admin: str, reason: str = "", expires_at: datetime | Non
     him his seat back (``services.presence``)."""
     with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
+        if player.is_computer:
+            raise ServiceError(_("%(name)s is a computer player: replace it in a match instead.") % {"name": player})
         player.banned, player.ban_reason, player.ban_expires_at = True, reason, expires_at
         player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
         expires = expires_at.isoformat() if expires_at else None
@@ -275,13 +283,17 @@ def _log(match: Match, admin: str, action: str, reason: str, **details: object) 
     state.append_event(match, KIND, action=action, admin=admin, reason=reason, **details)
 
 
-def _save_and_tell(match: Match, reason: str, notice: Callable[[], str], also: list[Player] | None = None) -> None:
-    """Save the match with a new version and tell its players (and ``also`` one
-    who just lost his seat), each in his own language."""
+def _save_and_tell(match: Match, reason: str, notice: Callable[[], str]) -> None:
+    """Save the match with a new version and tell its players, each in his own language."""
     play.save(match)
+    for seat in state.seats_of(match):
+        _tell(seat.player, match, reason, notice)
+
+
+def _tell(player: Player, match: Match, reason: str, notice: Callable[[], str]) -> None:
+    """An admin's notice about ``match``, with the reason he gave, in the player's language."""
 
     def text() -> str:
         return notice() + (" " + _("Reason: %(reason)s") % {"reason": reason} if reason else "")
 
-    for player in [*(also or []), *(seat.player for seat in state.seats_of(match))]:
-        outbox.send(player, KIND, text, match)
+    outbox.send(player, KIND, text, match)
