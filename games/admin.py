@@ -11,12 +11,15 @@ on them (``games.admin_lookups``).
 
 from __future__ import annotations
 
+import html
+
 from django.contrib import admin, messages
 from django.contrib.auth import get_permission_codename
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.utils.html import strip_tags
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
@@ -167,8 +170,8 @@ class EventInline(ReadOnlyInline):
 
 @admin.register(Match)
 class MatchAdmin(ModeratedAdmin):
-    list_display = ["code", "status", "players", "scores", "last_move_at", "deadline"]
-    list_filter = ["status"]
+    list_display = ["code", "status", "paused_at", "players", "scores", "last_move_at", "deadline"]
+    list_filter = ["status", ("paused_at", admin.EmptyFieldListFilter)]
     search_fields = ["code", "seats__player__display_name"]
     inlines = [SeatInline, HandInline, EventInline]
     actions = ["abort", "adjudicate", "pause", "resume", "extend", "replace_with_computer"]
@@ -253,6 +256,7 @@ class PlayerAdmin(ModeratedAdmin):
 @admin.register(Event)
 class EventAdmin(DeskAdmin):
     list_display = ["match", "seq", "kind", "actor", "text", "created_at"]
+    ordering = ["-pk"]  # the newest first: what a moderator looks for
     list_filter = ["kind"]
     search_fields = ["match__code"]
     fields = ["match", "seq", "hand", "kind", "actor", "text", "created_at"]
@@ -265,7 +269,17 @@ class EventAdmin(DeskAdmin):
 
 @admin.register(Outbox)
 class OutboxAdmin(DeskAdmin):
-    list_display = ["created_at", "status", "channel", "kind", "recipient", "attempts", "last_error", "sent_at"]
+    list_display = [
+        "created_at",
+        "status",
+        "channel",
+        "kind",
+        "recipient",
+        "match",
+        "attempts",
+        "last_error",
+        "sent_at",
+    ]
     ordering = ["-pk"]  # the newest first: what a moderator looks for
     list_filter = ["status", "channel"]
     search_fields = ["recipient__display_name", "address", "match__code"]
@@ -284,7 +298,7 @@ class OutboxAdmin(DeskAdmin):
         "created_at",
         "sent_at",
     ]
-    list_select_related = ["recipient"]
+    list_select_related = ["recipient", "match"]
 
     @admin.display(description=_("text"))
     def shown_text(self, message: Outbox) -> str:
@@ -292,7 +306,10 @@ class OutboxAdmin(DeskAdmin):
         one-time code, which would let whoever reads it link the phone."""
         if message.kind == linking.CODE_MESSAGE:
             return _("(a one-time code: never shown)")
-        return message_text(message)
+        text = message_text(message)
+        if message.channel == Outbox.Channel.TELEGRAM and text == message.text:
+            return html.unescape(strip_tags(text))  # as the player reads it, not Telegram's HTML
+        return text
 
 
 from . import admin_reports  # noqa: E402, F401  (the report queue registers itself)

@@ -10,16 +10,18 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.contrib import admin
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.contrib.messages import get_messages
 from django.urls import reverse
 from django.utils import timezone
 
+from games.admin import OutboxAdmin
 from games.models import Event, Match, Outbox, Player
 from games.services import automation, handle, moderation, state
 from games.services.change import change
 from games.services.play import load_table
-from games.services.players import terminal_player
+from games.services.players import telegram_player, terminal_player
 from tests.conftest import engine_hand, refresh
 
 
@@ -215,6 +217,32 @@ def test_a_refused_action_names_the_match_once(admin_client, match):
     response = act(admin_client, "match", "pause", [match])
     said = [str(message) for message in get_messages(response.wsgi_request)]
     assert said[-1] == f"#{match.code} is already paused."
+
+
+def test_a_paused_match_says_so_in_the_list_and_can_be_filtered(admin_client, match, ann):
+    handle(ann, "new", "terminal")  # a second match, waiting: not paused
+    act(admin_client, "match", "pause", [match])
+    url = reverse("admin:games_match_changelist")
+    response = admin_client.get(url, {"paused_at__isempty": "0"})
+    assert list(response.context["cl"].result_list) == [match]
+    assert "paused_at" in response.context["cl"].list_display
+
+
+def test_the_events_list_shows_the_newest_first(admin_client, match):
+    response = admin_client.get(reverse("admin:games_event_changelist"))
+    shown = [event.pk for event in response.context["cl"].result_list]
+    assert shown == sorted(shown, reverse=True)
+    assert shown[0] == match.events.latest("pk").pk
+
+
+def test_a_telegram_message_is_shown_as_the_player_reads_it_not_as_html(admin_client):
+    bea = telegram_player(7, 7, "Bea")
+    message = Outbox.objects.create(
+        recipient=bea, channel="telegram", address="7", kind="reply", text="<b>#AB12</b> Ann &amp; Bob &lt;3"
+    )
+    assert OutboxAdmin(Outbox, admin.site).shown_text(message) == "#AB12 Ann & Bob <3"
+    response = admin_client.get(reverse("admin:games_outbox_change", args=[message.pk]))
+    assert b"#AB12 Ann &amp; Bob &lt;3" in response.content  # escaped once, by the page
 
 
 def test_a_match_is_found_by_its_code_written_with_a_hash(admin_client, match):
