@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import re
 from collections import defaultdict
+from dataclasses import replace
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -29,7 +30,7 @@ from games.services.players import phone_player, telegram_player
 from games.services.visibility import MoveView, table_view
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
-from games.text.style import SMS_KNOCKS
+from games.text.style import SMS_KNOCKS, deadline_text
 from tests.conftest import code_in, refresh
 from tests.fakes.twilio_api import num_segments
 
@@ -150,6 +151,26 @@ def test_the_sms_table_fits_one_segment_even_with_long_names():
     for view, _hand, _position in table_views(LONG_NAMES, 20):
         text = render(view, "sms").text
         assert segments(text).count == 1, text
+
+
+@pytest.mark.parametrize("language", ["mr", "mk", "he"])
+def test_a_table_that_takes_two_ucs2_segments_anyway_keeps_the_moves_and_the_deadline(language):
+    """Devanagari, Cyrillic and Hebrew never fit one segment: leaving the moves and the
+    deadline out to try saved nothing, and the player read neither (a trial in Marathi)."""
+    deadline = timezone.now() + timedelta(hours=5)
+    checked = 0
+    with translation.override(language):
+        for view, _hand, _position in table_views(("अनिता", "Марија", "נועה"), 20):
+            if not (view.moves and view.viewer_role != "sitter" and view.last_moves):
+                continue
+            view = replace(view, deadline=deadline)
+            text = render(view, "sms").text
+            fewest = min(segments(render(replace(view, last_moves=()), "sms").text).count, segments(text).count)
+            assert segments(text).count == fewest, text
+            assert f"{view.last_moves[-1].name}: " in text, text
+            assert deadline_text(deadline, short=True) in text, text
+            checked += 1
+    assert checked > 20
 
 
 def test_the_sms_table_shows_no_card_its_reader_may_not_see():

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .style import ROLE_MARKS, Style, deadline_text, moves_text
+from .style import ROLE_MARKS, SMS_STYLE, Style, deadline_text, moves_text
 
 
 def matches_text(view, style: Style) -> str:
@@ -56,7 +56,7 @@ def help_text(view, style: Style) -> str:
     if view.lines:
         lines.append(_("Also: open, join any, away 3d, back, quiet 23-07, tz ZONE, report TEXT."))
     if any(line.status == "running" for line in view.lines):
-        lines.append(_legend_line())
+        lines.append(_legend_line(style))
     if view.telegram:
         lines.append(_("Turns by: notify sms|telegram|auto") if view.phone else _("By SMS too: phone +15551234567"))
     return "\n".join(lines)
@@ -120,8 +120,21 @@ def _role_help(line, style: Style, code: str) -> str:
     return _("%(code)s: %(to_move)s to move; status shows your cards.") % names
 
 
-def _legend_line() -> str:
-    return _(
-        "In a table: [brackets] hold a meld, (N) is your deadwood count, knock CARD(N) the count after "
-        "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
-    ) % {"box": ROLE_MARKS["box"], "captain": ROLE_MARKS["captain"], "sitter": ROLE_MARKS["sitter"]}
+def _legend_line(style: Style) -> str:
+    """How to read a table, as this channel writes melds: in brackets, or joined by dashes by SMS."""
+    marks = {"box": ROLE_MARKS["box"], "captain": ROLE_MARKS["captain"], "sitter": ROLE_MARKS["sitter"]}
+    if style is SMS_STYLE:
+        return (
+            _(
+                "In a table: cards joined by - are a meld, (N) is your deadwood count, knock CARD(N) the count after "
+                "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
+            )
+            % marks
+        )
+    return (
+        _(
+            "In a table: [brackets] hold a meld, (N) is your deadwood count, knock CARD(N) the count after "
+            "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
+        )
+        % marks
+    )

@@ -12,7 +12,7 @@ from html import escape
 
 from django.utils.translation import gettext as _
 
-from .sms import compact, fits
+from .sms import compact, fits, segments
 from .style import (
     ROLE_MARKS,
     SMS,
@@ -28,15 +28,20 @@ from .style import (
 
 
 def sms_table(view) -> str:
-    """The table in one GSM-7 segment where it can be: everything if it fits; else
-    without the scores line (``score`` has them); else one knock listed, not two;
-    else fewer of the moves before, oldest first. The deadline goes last of all:
-    the player to move must know when his time runs out."""
+    """The table in as few segments as it can take, and in them as much as fits:
+    everything; else without the scores line (``score`` has them); else one knock
+    listed, not two; else fewer of the moves before, oldest first. The deadline
+    goes last of all: the player to move must know when his time runs out.
+
+    A table in Devanagari or Cyrillic takes two UCS-2 segments however much is
+    left out, so it keeps the moves and the deadline that a table in one GSM-7
+    segment would have had to drop."""
     variants = [(view, SMS_KNOCKS, True, True), (view, SMS_KNOCKS, True, False), (view, 1, True, False)]
     variants += [(replace(view, last_moves=view.last_moves[skip:]), 1, True, False) for skip in range(1, 5)]
     variants.append((replace(view, last_moves=()), 1, False, False))
     texts = [compact(table_text(shown, SMS_STYLE, *rest)) for shown, *rest in variants]
-    return next((text for text in texts if fits(text)), texts[-1])
+    fewest = min(segments(text).count for text in texts)
+    return next(text for text in texts if fits(text, fewest))
 
 
 def turns_text(moves, style: Style) -> list[str]:
