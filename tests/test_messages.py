@@ -54,6 +54,17 @@ def test_the_knocker_reads_the_result_then_his_next_table_once(match3):
     assert after[1].text.startswith(f"#{match3.code} hand 2")
 
 
+def test_r5_1_the_others_read_which_face_up_card_the_captain_took(match3):
+    """A take names its card, which lay face up: the box's table after the deal may be
+    replaced by a newer one before he reads it, and "take" alone left him guessing."""
+    rig(match3, **GIN_FOR_CAPTAIN)
+    captain, box = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.BOX)
+    handle(captain, "take", "terminal")
+    handle(captain, "discard Kd", "terminal")
+    assert f"{captain.display_name}: take Ts, d Kd" in texts(box, "turn")[-1]
+    assert refresh(match3).events.filter(kind="move").first().data["taken"] == "Ts"
+
+
 def test_a_timeout_that_draws_and_discards_sends_its_player_one_table_with_both_moves(match3):
     for _move in range(4):
         play_move(match3, safe_action)  # pass, pass, draw and discard: the box is to draw

@@ -55,10 +55,11 @@ def roles(match: Match):
 def test_a_legal_move_appends_one_event_bumps_the_version_and_replies_with_the_table(match3):
     _box, captain, _sitter = roles(match3)
     before = snapshot(match3)
+    upcard = engine_hand(match3).pile[-1]
     reply = handle(captain, "take", "terminal")
     assert reply.startswith(f"#{match3.code} hand 1") and "Your move: d CARD" in reply
     (event,) = events_of(match3, "move")
-    assert event.data == {"move": "take", "seat": hand_row(match3).captain, "role": "captain"}
+    assert event.data == {"move": "take", "seat": hand_row(match3).captain, "role": "captain", "taken": str(upcard)}
     assert event.actor == captain
     assert snapshot(match3)[0] == before[0] + 1
     assert mover(match3) == captain

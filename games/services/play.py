@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
-from games.engine.hand import Phase
+from games.engine.hand import Phase, Take
 from games.text.reasons import reason_text
 
 from ..models import Hand as HandRow
@@ -155,6 +155,8 @@ def apply_move(
     data = {"move": str(action), "seat": position, "role": before.to_move.value}
     if automatic:
         data["automatic"] = automatic
+    if isinstance(action, Take):
+        data["taken"] = str(before.pile[-1])  # face up: the others are told which card went
     state.append_event(table.match, state.MOVE, table.hand_row, actor, **data)
     table.moves.append(data)
     table.hand = after
@@ -166,7 +168,7 @@ def apply_move(
     if table.hand_row.suggestion:
         table.hand_row.suggestion = ""
         table.hand_row.save(update_fields=["suggestion"])
-    public = MoveView(table.name(position), str(action), automatic)
+    public = _move_view(table, data)
     if after.is_over:
         return _finish_hand(table)
     if after.to_move is not before.to_move or after.phase in (Phase.UPCARD, Phase.DRAW):
@@ -283,9 +285,12 @@ def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
 
 def _recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
     """The hand's last ``count`` moves, oldest first, as everyone saw them."""
-    return tuple(
-        MoveView(table.name(data["seat"]), data["move"], data.get("automatic", "")) for data in table.moves[-count:]
-    )
+    return tuple(_move_view(table, data) for data in table.moves[-count:])
+
+
+def _move_view(table: Table, data: dict) -> MoveView:
+    """A logged move as everyone hears of it."""
+    return MoveView(table.name(data["seat"]), data["move"], data.get("automatic", ""), data.get("taken", ""))
 
 
 def _finish_hand(table: Table) -> ResultView:

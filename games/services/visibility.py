@@ -128,13 +128,15 @@ def seat_of_role(hand_row: HandRow, role: Role) -> int:
 
 @dataclass(frozen=True)
 class MoveView:
-    """A move as every player may hear of it: a draw never names its card.
+    """A move as every player may hear of it: a draw never names its card, a
+    take names the face-up card it took (``taken``), which everyone saw.
     ``automatic`` says how it was made (see ``play.apply_move``); the words for
     it are the renderer's, in each reader's language."""
 
     name: str
     move: str
     automatic: str = ""
+    taken: str = ""
 
     def __str__(self) -> str:
         return f"{self.name}: {self.move}"

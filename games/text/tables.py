@@ -50,6 +50,8 @@ def turns_text(moves, style: Style) -> list[str]:
     turns: list[tuple[str, list[str], list[str]]] = []
     for move in moves:
         words = "d " + move.move.split()[1] if move.move.startswith("discard ") else move.move
+        if move.taken:
+            words += " " + move.taken
         note = _move_note(move.automatic)
         if turns and turns[-1][0] == move.name:
             turns[-1][1].append(words)
