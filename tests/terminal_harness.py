@@ -60,12 +60,23 @@ class Session:
         return self.out.getvalue()
 
 
-def play(*args: str, typist: Typist | Iterable[str] = (), session: Session | None = None) -> Session:
+# A new player speaks his locale's language: the tests' players speak English unless a test says otherwise.
+ENGLISH = {"LANGUAGE": "en"}
+
+
+def play(
+    *args: str,
+    typist: Typist | Iterable[str] = (),
+    session: Session | None = None,
+    environment: dict[str, str] | None = None,
+) -> Session:
     """Run ``manage.py play ARGS`` here, answering each prompt with ``typist``
-    (a function, or lines); the exit status is kept, not raised."""
+    (a function, or lines); the exit status is kept, not raised. ``environment``
+    sets variables for the run (a locale)."""
     session = session or Session()
     answer = typist if callable(typist) else Script(typist)
-    with mock.patch("builtins.input", _shielded(answer)):
+    locale = mock.patch.dict(os.environ, {**ENGLISH, **(environment or {})})
+    with mock.patch("builtins.input", _shielded(answer)), locale:
         try:
             call_command("play", *args, stdout=session.out)
         except SystemExit as exit:
@@ -119,6 +130,7 @@ def process(*args: str, tmp_path: Path, environment: dict[str, str] | None = Non
     adds settings of its own."""
     env = {
         **os.environ,
+        **ENGLISH,
         **(environment or {}),
         "DATABASE_URL": database_url(),
         "GIN3_BACKGROUND": "off",

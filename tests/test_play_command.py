@@ -15,6 +15,7 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
+from bot.terminal.client import locale_language
 from games.engine import DECK
 from games.engine.hand import Phase
 from games.models import Event, Match, Outbox, Player
@@ -57,6 +58,55 @@ def running_match(creator: Player, *others: Player) -> Match:
 
 
 # Starting ---------------------------------------------------------------------
+
+
+def test_a_new_player_speaks_his_locales_language_from_the_first_line():
+    lithuanian = {"LANGUAGE": "", "LANG": "lt_LT.UTF-8"}
+    session = play("--name", "jonas", "--computers", "2", typist=["quit"], environment=lithuanian)
+    assert session.text.startswith("gin3 terminale, vardu jonas.")
+    assert "Type help" not in session.text
+    assert Player.objects.get(terminal_user="terminal:jonas").language == "lt"
+
+
+def test_lang_chooses_the_language_of_a_new_player_over_his_locale():
+    session = play("--name", "anita", "--lang", "mr", typist=["quit"], environment={"LANG": "lt_LT.UTF-8"})
+    assert session.text.startswith("टर्मिनलमध्ये gin3, anita म्हणून.")
+    assert Player.objects.get(terminal_user="terminal:anita").language == "mr"
+
+
+def test_a_known_player_keeps_his_language_whatever_the_locale_until_lang_changes_it():
+    terminal("ona")
+    session = play("--name", "ona", "--computers", "0", typist=["quit"], environment={"LANG": "he_IL.UTF-8"})
+    assert session.text.startswith("gin3 in the terminal, as ona.")
+    session = play("--name", "ona", "--computers", "0", "--lang", "lt", typist=["quit"])
+    assert "gin3 terminale, vardu ona." in session.text
+    assert Player.objects.get(terminal_user="terminal:ona").language == "lt"
+
+
+def test_an_unknown_lang_is_answered_as_the_lang_command_answers_it():
+    session = play("--name", "kim", "--computers", "0", "--lang", "xx", typist=["quit"])
+    assert_clean(session.text)
+    assert handle(terminal("kim"), "lang xx", "terminal") in session.text
+    assert Player.objects.get(terminal_user="terminal:kim").language == "en"
+
+
+@pytest.mark.parametrize(
+    ("environment", "language"),
+    [
+        ({"LANGUAGE": "mr:en", "LANG": "lt_LT.UTF-8"}, "mr"),
+        ({"LC_ALL": "he_IL.UTF-8", "LANG": "lt_LT.UTF-8"}, "he_IL"),
+        ({"LANG": "ms_MY.UTF-8"}, "ms_MY"),
+        ({"LANG": "C.UTF-8"}, ""),
+        ({"LANG": "sr_RS@latin"}, "sr_RS"),
+        ({}, ""),
+    ],
+)
+def test_the_locales_language_is_read_as_gettext_reads_it(monkeypatch, environment, language):
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in environment.items():
+        monkeypatch.setenv(variable, value)
+    assert locale_language() == language
 
 
 def test_join_an_unknown_code_says_so_and_exits_with_a_hint():

@@ -13,6 +13,7 @@ output), 2 a name that is not one.
 from __future__ import annotations
 
 import getpass
+import os
 import re
 
 from django.db import DatabaseError
@@ -56,15 +57,28 @@ def login_name() -> str:
     return login if NAME.fullmatch(login) else DEFAULT_NAME
 
 
-def run(screen: Screen, name: str, join: str, options: str, computers: int) -> int:
-    """Play until he leaves or nothing is left to play; the exit status."""
+def locale_language() -> str:
+    """The language his terminal's locale asks for, as gettext reads it (``LANGUAGE``,
+    then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``): "lt" for ``lt_LT.UTF-8``; "" for none
+    or for C and POSIX, which name no language."""
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(variable, "").split(":")[0]
+        code = value.split(".")[0].split("@")[0]
+        if code and code not in ("C", "POSIX"):
+            return code
+    return ""
+
+
+def run(screen: Screen, name: str, join: str, options: str, computers: int, language: str = "") -> int:
+    """Play until he leaves or nothing is left to play; the exit status. A new player
+    speaks ``language`` or his locale's; ``language`` also switches a known one."""
     name = name.strip()
     if not NAME.fullmatch(name):
         screen.say(_("A name is 1 to 20 letters, digits or spaces, like: make play ARGS='--name Ann'"))
         return BAD_NAME
     with Interrupts(screen) as interrupts:
         try:
-            player = players.terminal_player(f"terminal:{name}", name)
+            player = players.terminal_player(f"terminal:{name}", name, language or locale_language())
         except DatabaseError as error:
             screen.say(
                 _("The database can't be used (%(reason)s). Set it up with: python manage.py migrate")
@@ -75,6 +89,8 @@ def run(screen: Screen, name: str, join: str, options: str, computers: int) -> i
             return FAILED
         session = Session(player, screen, interrupts)
         try:
+            if language and language.lower() != player.language:
+                session.attempt(lambda: session.send(f"lang {language}"), None)
             return _play(session, join, options, computers)
         except OutputGone:
             return FAILED

@@ -12,7 +12,7 @@ LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
 def language_of(code: str | None) -> str:
     """The closest language we speak to what a client says ('pt-br' -> 'en')."""
-    base = (code or "").lower().split("-")[0]
+    base = (code or "").lower().replace("_", "-").split("-")[0]
     return base if base in LANGUAGES else "en"
 
 
@@ -60,9 +60,12 @@ def computer_player(match: Match, strength: str) -> Player:
 
 
 @transaction.atomic
-def terminal_player(user: str, name: str = "") -> Player:
+def terminal_player(user: str, name: str = "", language: str = "") -> Player:
+    """The player of a terminal name, registered on first use in ``language`` (his
+    locale's, or the one he asked for); a known player keeps the one he chose."""
     player, _created = Player.objects.get_or_create(
-        terminal_user=user, defaults={"display_name": lambda: free_name((name or user)[:60])}
+        terminal_user=user,
+        defaults={"display_name": lambda: free_name((name or user)[:60]), "language": language_of(language)},
     )
     return player
 

@@ -27,6 +27,8 @@ class Command(BaseCommand):
         parser.add_argument("--join", default="", metavar="CODE", help="join a match, or come back to yours")
         parser.add_argument("--options", default="", help="options for new, e.g. '5m to 50'")
         parser.add_argument("--computers", type=int, default=2, choices=(0, 1, 2), help="computer players to add")
+        codes = ", ".join(code for code, _name in settings.LANGUAGES)
+        parser.add_argument("--lang", default="", metavar="CODE", help=f"one of {codes} (default: your locale's)")
 
     def handle(self, *args: object, **options: object) -> None:
         settings.GIN3_BACKGROUND = "off"  # nothing goes to a worker: this process does it (bot.terminal.worker)
@@ -40,6 +42,7 @@ class Command(BaseCommand):
             join=str(options["join"]),
             options=str(options["options"]),
             computers=int(options["computers"]),
+            language=str(options["lang"]),
         )
         if screen.gone and options.get("stdout") is None:
             _silence_stdout()
