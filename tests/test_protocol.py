@@ -150,6 +150,32 @@ def test_new_refuses_what_the_options_do_not_allow(text):
         parse(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [("new 2h", "'2h'"), ("new 5m fast", "'fast'"), ("new to abc", "'to abc'"), ("new undercut -1", "'undercut -1'")],
+)
+def test_new_names_the_word_it_cannot_read(text, named):
+    with pytest.raises(ProtocolError, match=f"^new can't read {named}\\. new \\[TIME\\]"):
+        parse(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("new 5m 1h", "5m or 1h?"),
+        ("new to 100 3d to 200", "to 100 or to 200?"),
+        ("new gin 20 gin 25", "gin 20 or gin 25?"),
+    ],
+)
+def test_new_refuses_an_option_given_twice_rather_than_pick_one(text, said):
+    with pytest.raises(ProtocolError, match=f"^{said.replace('?', '[?]')} Give it once[.]$"):
+        parse(text)
+
+
+def test_new_takes_open_and_anydiscard_once_or_twice():
+    assert parse("new open anydiscard open") == Command("new", options=NewOptions(is_open=True, may_discard_taken=True))
+
+
 @pytest.mark.parametrize("text", ["join K7Q2", "join k7q2", "join #K7Q2", "/join@gin3bot K7Q2"])
 def test_join_takes_a_code(text):
     assert parse(text) == Command("join", text="K7Q2")

@@ -363,21 +363,32 @@ def _card(word: str) -> Card:
 
 
 def _new_options(args: list[str]) -> NewOptions:
-    """``new [TIME] [to N] [gin N] [undercut N] [anydiscard] [open]``, in any order."""
+    """``new [TIME] [to N] [gin N] [undercut N] [anydiscard] [open]``, in any order,
+    each once. A word it can't read is named, and a second time a move (or target,
+    or bonus) is refused rather than one of the two chosen in silence."""
     options = NewOptions()
     words = [word.lower() for word in args]
+    given: dict[str, str] = {}  # option -> the words that gave it
     while words:
         word = words.pop(0)
-        if word in MOVE_TIMES:
-            options = replace(options, move_seconds=MOVE_TIMES[word])
-        elif word == "anydiscard":
+        if word == "anydiscard":
             options = replace(options, may_discard_taken=True)
-        elif word == "open":
+            continue
+        if word == "open":
             options = replace(options, is_open=True)
-        elif word in ("to", "gin", "undercut") and words and _is_number(words[0]):
+            continue
+        if word in ("to", "gin", "undercut") and words and _is_number(words[0]):
+            option, said = word, f"{word} {words[0]}"
             options = _with_number(options, word, int(words.pop(0)))
+        elif word in MOVE_TIMES:
+            option, said = "time", word
+            options = replace(options, move_seconds=MOVE_TIMES[word])
         else:
-            raise ProtocolError(_new_usage())
+            unread = f"{word} {words[0]}" if word in ("to", "gin", "undercut") and words else word
+            raise ProtocolError(_("new can't read '%(word)s'.") % {"word": _short(unread)} + " " + _new_usage())
+        if option in given:
+            raise ProtocolError(_("%(first)s or %(second)s? Give it once.") % {"first": given[option], "second": said})
+        given[option] = said
     return options
 
 
