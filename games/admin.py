@@ -233,8 +233,12 @@ class PlayerAdmin(ModeratedAdmin):
 
     @admin.display(description=_("channels"))
     def channels(self, player: Player) -> str:
-        reachable = {"Telegram": player.telegram_chat_id, "SMS": player.phone, "terminal": player.terminal_user}
-        return ", ".join(name for name, address in reachable.items() if address) or "-"
+        reachable = {
+            Outbox.Channel.TELEGRAM: player.telegram_chat_id,
+            Outbox.Channel.SMS: player.phone,
+            Outbox.Channel.TERMINAL: player.terminal_user,
+        }
+        return ", ".join(str(channel.label) for channel, address in reachable.items() if address) or "-"
 
     @admin.display(description=_("banned"), boolean=True)
     def is_banned(self, player: Player) -> bool:

@@ -15,6 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from .engine import Options
 
@@ -34,44 +35,86 @@ class Player(models.Model):
         TELEGRAM = "telegram", _("Telegram")
         SMS = "sms", _("SMS")
 
-    display_name = models.CharField(max_length=64)
-    language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
-    telegram_user_id = models.BigIntegerField(null=True, blank=True, unique=True)
-    telegram_chat_id = models.BigIntegerField(null=True, blank=True)
-    telegram_username = models.CharField(max_length=64, blank=True)
-    telegram_blocked = models.BooleanField(default=False, help_text=_("He blocked the bot."))
-    phone = models.CharField(max_length=32, null=True, blank=True, unique=True)
-    sms_opted_out = models.BooleanField(default=False, help_text=_("He sent STOP."))
-    terminal_user = models.CharField(max_length=64, null=True, blank=True, unique=True)
-    notify_by = models.CharField(max_length=10, choices=Notify.choices, default=Notify.AUTO)
-    last_channel = models.CharField(max_length=10, blank=True)
-    tables_explained = models.BooleanField(default=False, help_text=_("He was told once how to read a table."))
-    advises = models.BooleanField(default=True, help_text=_("As the sitter he gets the captain's cards to advise on."))
-    is_computer = models.BooleanField(default=False)
-    strength = models.CharField(max_length=10, choices=Strength.choices, blank=True)
-    banned = models.BooleanField(default=False)
-    ban_reason = models.TextField(blank=True)
-    ban_expires_at = models.DateTimeField(null=True, blank=True, help_text=_("Empty: until unbanned."))
+    display_name = models.CharField(verbose_name=_("display name"), max_length=64)
+    language = models.CharField(verbose_name=_("language"), max_length=8, choices=LANGUAGE_CHOICES, default="en")
+    telegram_user_id = models.BigIntegerField(verbose_name=_("Telegram user ID"), null=True, blank=True, unique=True)
+    telegram_chat_id = models.BigIntegerField(verbose_name=_("Telegram chat ID"), null=True, blank=True)
+    telegram_username = models.CharField(verbose_name=_("Telegram username"), max_length=64, blank=True)
+    telegram_blocked = models.BooleanField(
+        verbose_name=_("Telegram blocked"),
+        default=False,
+        help_text=_(
+            "Set when Telegram stops delivering to him (he blocked the bot, or the chat is gone); "
+            "cleared when he writes to the bot again."
+        ),
+    )
+    phone = models.CharField(verbose_name=_("phone"), max_length=32, null=True, blank=True, unique=True)
+    sms_opted_out = models.BooleanField(
+        verbose_name=_("SMS opted out"),
+        default=False,
+        help_text=_(
+            "Set when he texts STOP or the number can't be texted; cleared when he texts START or links a number."
+        ),
+    )
+    terminal_user = models.CharField(verbose_name=_("terminal user"), max_length=64, null=True, blank=True, unique=True)
+    notify_by = models.CharField(
+        verbose_name=_("notify by"), max_length=10, choices=Notify.choices, default=Notify.AUTO
+    )
+    last_channel = models.CharField(verbose_name=_("last channel"), max_length=10, blank=True)
+    tables_explained = models.BooleanField(
+        verbose_name=_("tables explained"), default=False, help_text=_("Set once he has been told how to read a table.")
+    )
+    advises = models.BooleanField(
+        verbose_name=_("advises"),
+        default=True,
+        help_text=_(
+            "If set, as the sitter he gets the captain's cards to advise on; "
+            "he changes it with advise on or advise off."
+        ),
+    )
+    is_computer = models.BooleanField(verbose_name=_("computer player"), default=False)
+    strength = models.CharField(verbose_name=_("strength"), max_length=10, choices=Strength.choices, blank=True)
+    banned = models.BooleanField(verbose_name=_("banned"), default=False)
+    ban_reason = models.TextField(verbose_name=_("ban reason"), blank=True)
+    ban_expires_at = models.DateTimeField(
+        verbose_name=_("ban expires at"), null=True, blank=True, help_text=_("Empty: until unbanned.")
+    )
     merged_into = models.ForeignKey(
         "self",
+        verbose_name=_("merged into"),
         null=True,
         blank=True,
         on_delete=models.PROTECT,
         related_name="merged",
         help_text=_("The player whose number this was: he linked it. Kept so that the log still names who acted."),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
     time_zone = models.CharField(
-        max_length=64, default="UTC", help_text=_("Deadlines are shown in it, and quiet hours kept in it.")
+        verbose_name=_("time zone"),
+        max_length=64,
+        default="UTC",
+        help_text=_("Deadlines are shown in it, and quiet hours kept in it."),
     )
     quiet_from = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("Quiet hours start at this hour of his day (0-23).")
+        verbose_name=_("quiet from"),
+        null=True,
+        blank=True,
+        help_text=_("Quiet hours start at this hour of his day (0-23)."),
     )
-    quiet_until = models.PositiveSmallIntegerField(null=True, blank=True, help_text=_("Quiet hours end at this hour."))
-    away_until = models.DateTimeField(null=True, blank=True, help_text=_("Time off: his clocks wait until then."))
+    quiet_until = models.PositiveSmallIntegerField(
+        verbose_name=_("quiet until"), null=True, blank=True, help_text=_("Quiet hours end at this hour.")
+    )
+    away_until = models.DateTimeField(
+        verbose_name=pgettext_lazy("label of a player field on the moderation desk", "away until"),
+        null=True,
+        blank=True,
+        help_text=_("Time off: his clocks wait until then."),
+    )
 
     class Meta:
         ordering = ["display_name", "pk"]
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
 
     def __str__(self) -> str:
         return self.display_name
@@ -91,15 +134,19 @@ class PhoneLink(models.Model):
     when it expires, or after a few wrong tries.
     """
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="phone_links")
-    phone = models.CharField(max_length=32, db_index=True)
-    code_hash = models.CharField(max_length=64)
-    expires_at = models.DateTimeField()
-    tries = models.PositiveSmallIntegerField(default=0, help_text=_("Wrong codes texted from the phone."))
-    created_at = models.DateTimeField(default=timezone.now)
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="phone_links")
+    phone = models.CharField(verbose_name=_("phone"), max_length=32, db_index=True)
+    code_hash = models.CharField(verbose_name=_("code hash"), max_length=64)
+    expires_at = models.DateTimeField(verbose_name=_("expires at"))
+    tries = models.PositiveSmallIntegerField(
+        verbose_name=_("tries"), default=0, help_text=_("Wrong codes texted from the phone.")
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
 
     class Meta:
         ordering = ["-created_at", "-pk"]
+        verbose_name = _("phone link")
+        verbose_name_plural = _("phone links")
 
     def __str__(self) -> str:
         return f"{self.player} {self.phone}"
@@ -114,42 +161,67 @@ class Match(models.Model):
         FINISHED = "finished", _("finished")
         ABORTED = "aborted", _("aborted")
 
-    code = models.CharField(max_length=8, unique=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True)
-    gin_bonus = models.PositiveSmallIntegerField(default=25)
-    undercut_bonus = models.PositiveSmallIntegerField(default=10)
-    target = models.PositiveSmallIntegerField(default=100)
-    may_discard_taken = models.BooleanField(default=False)
-    move_seconds = models.PositiveIntegerField(default=86400)
+    code = models.CharField(verbose_name=_("code"), max_length=8, unique=True)
+    status = models.CharField(
+        verbose_name=_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True
+    )
+    gin_bonus = models.PositiveSmallIntegerField(verbose_name=_("gin bonus"), default=25)
+    undercut_bonus = models.PositiveSmallIntegerField(verbose_name=_("undercut bonus"), default=10)
+    target = models.PositiveSmallIntegerField(verbose_name=_("target"), default=100)
+    may_discard_taken = models.BooleanField(verbose_name=_("may discard the card taken from the pile"), default=False)
+    move_seconds = models.PositiveIntegerField(verbose_name=_("move seconds"), default=86400)
     deadline = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the turn's time runs out; the clock scan acts then.")
+        verbose_name=_("deadline"),
+        null=True,
+        blank=True,
+        help_text=_("When the turn's time runs out; the clock scan acts then."),
     )
     remind_at = models.DateTimeField(
-        null=True, blank=True, help_text=_("When the player to move is reminded; empty once he was.")
+        verbose_name=_("remind at"),
+        null=True,
+        blank=True,
+        help_text=_("When the player to move is reminded; empty once he was."),
     )
-    paused_at = models.DateTimeField(null=True, blank=True)
-    paused_remaining = models.DurationField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=0)
-    event_count = models.PositiveIntegerField(default=0, help_text=_("The seq of the match's last event."))
-    current_hand = models.ForeignKey("Hand", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    paused_at = models.DateTimeField(verbose_name=_("paused at"), null=True, blank=True)
+    paused_remaining = models.DurationField(verbose_name=_("time left when paused"), null=True, blank=True)
+    version = models.PositiveIntegerField(verbose_name=_("version"), default=0)
+    event_count = models.PositiveIntegerField(
+        verbose_name=_("event count"), default=0, help_text=_("The number in the log of the match's last event.")
+    )
+    current_hand = models.ForeignKey(
+        "Hand", verbose_name=_("current hand"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     turn_seat = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("Seat position of the player to move.")
+        verbose_name=_("seat to move"), null=True, blank=True, help_text=_("Seat position of the player to move.")
     )
-    created_by = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    winner = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    created_by = models.ForeignKey(
+        Player, verbose_name=_("created by"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    winner = models.ForeignKey(
+        Player, verbose_name=_("winner"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     telegram_group_chat_id = models.BigIntegerField(
-        null=True, blank=True, help_text=_("A Telegram group that follows the public table and the results.")
+        verbose_name=_("Telegram group chat ID"),
+        null=True,
+        blank=True,
+        help_text=_("A Telegram group that follows the public table and the results."),
     )
-    group_language = models.CharField(max_length=8, choices=LANGUAGE_CHOICES, default="en")
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    last_move_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    group_language = models.CharField(
+        verbose_name=_("group language"), max_length=8, choices=LANGUAGE_CHOICES, default="en"
+    )
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    started_at = models.DateTimeField(verbose_name=_("started at"), null=True, blank=True)
+    last_move_at = models.DateTimeField(verbose_name=_("last move at"), null=True, blank=True)
+    finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
     is_open = models.BooleanField(
-        default=False, db_index=True, help_text=_("Listed in the public lobby for anyone to join.")
+        verbose_name=_("open"),
+        default=False,
+        db_index=True,
+        help_text=_("If set, it is listed in the public lobby for anyone to join."),
     )
     rematch_of = models.ForeignKey(
         "self",
+        verbose_name=_("rematch of"),
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
@@ -157,6 +229,7 @@ class Match(models.Model):
         help_text=_("The match its players agreed to play again."),
     )
     rematch_until = models.DateTimeField(
+        verbose_name=_("rematch until"),
         null=True,
         blank=True,
         help_text=_("When the offer to play it again lapses; set by the first again, empty once settled."),
@@ -164,7 +237,8 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        verbose_name_plural = "matches"
+        verbose_name = _("match")
+        verbose_name_plural = _("matches")
         indexes = [
             # The clock scan's (automation.next_due): the matches of a status whose
             # moment has come, in the order they came, whatever the size of the table.
@@ -197,58 +271,80 @@ class Match(models.Model):
 class Seat(models.Model):
     """A player's place in a match, with his running score."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
-    position = models.PositiveSmallIntegerField()
-    score = models.IntegerField(default=0)
-    timeouts_in_row = models.PositiveSmallIntegerField(default=0)
-    autopilot = models.BooleanField(default=False, help_text=_("A computer player plays for him."))
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.PROTECT, related_name="seats")
+    position = models.PositiveSmallIntegerField(verbose_name=_("position"))
+    score = models.IntegerField(verbose_name=_("score"), default=0)
+    timeouts_in_row = models.PositiveSmallIntegerField(verbose_name=_("timeouts in a row"), default=0)
+    autopilot = models.BooleanField(
+        verbose_name=_("autopilot"), default=False, help_text=_("A computer player plays for him.")
+    )
 
     class Meta:
         ordering = ["position"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["match", "position"], name="one_player_per_position"),
             models.UniqueConstraint(fields=["match", "player"], name="one_seat_per_player"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.player} in {self.match}"
+        return _("%(player)s in %(match)s") % {"player": self.player, "match": self.match}
 
 
 class Hand(models.Model):
     """One deal: its roles, its secret deck (with a public commitment) and its result."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="hands")
-    number = models.PositiveIntegerField()
-    box = models.PositiveSmallIntegerField(help_text=_("Seat position of the box."))
-    captain = models.PositiveSmallIntegerField()
-    sitter = models.PositiveSmallIntegerField()
-    deck = models.TextField(help_text=_("The shuffled order; secret until the hand ends."))
-    salt = models.CharField(max_length=64)
-    commitment = models.CharField(max_length=64, help_text=_("SHA-256 of the salt and the deck."))
-    suggestion = models.CharField(max_length=64, blank=True)
-    suggestion_version = models.PositiveIntegerField(null=True, blank=True)
-    result = models.CharField(max_length=10, blank=True)
-    winner = models.PositiveSmallIntegerField(null=True, blank=True)
-    points = models.PositiveSmallIntegerField(default=0)
-    summary = models.JSONField(default=dict, blank=True, help_text=_("Arrangements and layoffs."))
-    started_at = models.DateTimeField(default=timezone.now)
-    ended_at = models.DateTimeField(null=True, blank=True)
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveIntegerField(verbose_name=_("number"))
+    box = models.PositiveSmallIntegerField(verbose_name=_("box"), help_text=_("Seat position of the box."))
+    captain = models.PositiveSmallIntegerField(verbose_name=_("captain"))
+    sitter = models.PositiveSmallIntegerField(verbose_name=_("sitter"))
+    deck = models.TextField(verbose_name=_("deck"), help_text=_("The shuffled order; secret until the hand ends."))
+    salt = models.CharField(verbose_name=_("salt"), max_length=64)
+    commitment = models.CharField(
+        verbose_name=_("commitment"), max_length=64, help_text=_("SHA-256 of the salt and the deck.")
+    )
+    suggestion = models.CharField(verbose_name=_("suggestion"), max_length=64, blank=True)
+    suggestion_version = models.PositiveIntegerField(verbose_name=_("suggestion version"), null=True, blank=True)
+    result = models.CharField(verbose_name=_("result"), max_length=10, blank=True)
+    winner = models.PositiveSmallIntegerField(verbose_name=_("winner"), null=True, blank=True)
+    points = models.PositiveSmallIntegerField(verbose_name=_("points"), default=0)
+    summary = models.JSONField(
+        verbose_name=_("summary"), default=dict, blank=True, help_text=_("Arrangements and layoffs.")
+    )
+    started_at = models.DateTimeField(verbose_name=_("started at"), default=timezone.now)
+    ended_at = models.DateTimeField(verbose_name=_("ended at"), null=True, blank=True)
     # Who played it, as dealt, and who earned its points: a seat may change hands
     # later (an admin's replacement) without rewriting the hands before.
-    box_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
-    captain_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
-    sitter_player = models.ForeignKey(Player, null=True, on_delete=models.PROTECT, related_name="+")
+    box_player = models.ForeignKey(
+        Player, verbose_name=_("box player"), null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    captain_player = models.ForeignKey(
+        Player, verbose_name=_("captain player"), null=True, on_delete=models.PROTECT, related_name="+"
+    )
+    sitter_player = models.ForeignKey(
+        Player, verbose_name=_("sitter player"), null=True, on_delete=models.PROTECT, related_name="+"
+    )
     winner_player = models.ForeignKey(
-        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+", help_text=_("Who scored it.")
+        Player,
+        verbose_name=_("winner player"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("Who scored it."),
     )
 
     class Meta:
         ordering = ["match", "number"]
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         constraints = [models.UniqueConstraint(fields=["match", "number"], name="one_hand_per_number")]
 
     def __str__(self) -> str:
-        return f"{self.match} hand {self.number}"
+        return _("%(match)s hand %(number)s") % {"match": self.match, "number": self.number}
 
     @property
     def is_over(self) -> bool:
@@ -267,16 +363,22 @@ class Event(models.Model):
     ``event_log_append_only``). Nothing it points to is ever deleted either:
     a match, a hand or a player who acted is protected."""
 
-    match = models.ForeignKey(Match, on_delete=models.PROTECT, related_name="events")
-    seq = models.PositiveIntegerField()
-    hand = models.ForeignKey(Hand, null=True, blank=True, on_delete=models.PROTECT, related_name="events")
-    kind = models.CharField(max_length=20)
-    actor = models.ForeignKey(Player, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
-    data = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(verbose_name=_("number in the match's log"))
+    hand = models.ForeignKey(
+        Hand, verbose_name=_("hand"), null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+    kind = models.CharField(verbose_name=_("kind"), max_length=20)
+    actor = models.ForeignKey(
+        Player, verbose_name=_("actor"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    data = models.JSONField(verbose_name=_("data"), default=dict, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
 
     class Meta:
         ordering = ["match", "seq"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         constraints = [models.UniqueConstraint(fields=["match", "seq"], name="event_seq_unique_in_match")]
 
     def __str__(self) -> str:
@@ -306,42 +408,60 @@ class Outbox(models.Model):
         SMS = "sms", _("SMS")
         TERMINAL = "terminal", _("terminal")
 
-    recipient = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    match = models.ForeignKey(Match, null=True, blank=True, on_delete=models.CASCADE, related_name="outbox")
-    channel = models.CharField(max_length=10, choices=Channel.choices)
-    address = models.CharField(max_length=64)
-    kind = models.CharField(max_length=20)
-    text = models.TextField()
-    buttons = models.JSONField(default=list, blank=True)
-    replaces = models.CharField(
-        max_length=40, blank=True, help_text=_("Messages with the same key may be edited in place.")
+    recipient = models.ForeignKey(
+        Player, verbose_name=_("recipient"), null=True, blank=True, on_delete=models.CASCADE, related_name="+"
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    last_error = models.TextField(blank=True)
-    next_attempt_at = models.DateTimeField(default=timezone.now)
-    external_id = models.CharField(max_length=64, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    sent_at = models.DateTimeField(null=True, blank=True)
+    match = models.ForeignKey(
+        Match, verbose_name=_("match"), null=True, blank=True, on_delete=models.CASCADE, related_name="outbox"
+    )
+    channel = models.CharField(verbose_name=_("channel"), max_length=10, choices=Channel.choices)
+    address = models.CharField(verbose_name=_("address"), max_length=64)
+    kind = models.CharField(verbose_name=_("kind"), max_length=20)
+    text = models.TextField(verbose_name=_("text"))
+    buttons = models.JSONField(verbose_name=_("buttons"), default=list, blank=True)
+    replaces = models.CharField(
+        verbose_name=_("replaces"),
+        max_length=40,
+        blank=True,
+        help_text=_("Messages with the same key may be edited in place."),
+    )
+    status = models.CharField(
+        verbose_name=_("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(verbose_name=_("attempts"), default=0)
+    last_error = models.TextField(verbose_name=_("last error"), blank=True)
+    next_attempt_at = models.DateTimeField(verbose_name=_("next attempt at"), default=timezone.now)
+    external_id = models.CharField(verbose_name=_("external ID"), max_length=64, blank=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    sent_at = models.DateTimeField(verbose_name=_("sent at"), null=True, blank=True)
 
     class Meta:
         ordering = ["pk"]
-        verbose_name = "outgoing message"
+        verbose_name = _("outgoing message")
+        verbose_name_plural = _("outgoing messages")
         indexes = [
             models.Index(fields=["status", "next_attempt_at"]),
             models.Index(fields=["channel", "address", "status"], name="outbox_address_unfinished"),
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} to {self.address} ({self.status})"
+        return _("%(kind)s to %(address)s (%(status)s)") % {
+            "kind": self.kind,
+            "address": self.address,
+            "status": self.get_status_display(),
+        }
 
 
 class ProcessedUpdate(models.Model):
     """An inbound update (a Telegram update_id, an SMS sid) already acted on,
     written in the same transaction as its effect so that a retry does nothing."""
 
-    key = models.CharField(max_length=80, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    key = models.CharField(verbose_name=_("key"), max_length=80, unique=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("processed update")
+        verbose_name_plural = _("processed updates")
 
     def __str__(self) -> str:
         return self.key
@@ -358,23 +478,37 @@ INITIAL_SIGMA = INITIAL_MU / 3
 class PlayerRecord(models.Model):
     """A player's totals over finished matches, and his rating."""
 
-    player = models.OneToOneField(Player, primary_key=True, on_delete=models.CASCADE, related_name="record")
-    is_computer = models.BooleanField(default=False)
-    search_name = models.CharField(max_length=64, help_text=_("The name case-folded, for search by its start."))
-    matches = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    points = models.PositiveIntegerField(default=0, help_text=_("Points he scored himself, hand by hand."))
-    hands_won_box = models.PositiveIntegerField(default=0)
-    hands_won_captain = models.PositiveIntegerField(default=0)
-    knocks = models.PositiveIntegerField(default=0, help_text=_("Hands won by knocking (not gin)."))
-    gins = models.PositiveIntegerField(default=0)
-    undercuts = models.PositiveIntegerField(default=0, help_text=_("Hands won by undercutting the knocker."))
-    mu = models.FloatField(default=INITIAL_MU)
-    sigma = models.FloatField(default=INITIAL_SIGMA)
-    rating = models.IntegerField(default=1000, help_text=_("What the pages show: a cautious estimate."))
-    last_played = models.DateField(null=True, blank=True)
+    player = models.OneToOneField(
+        Player, verbose_name=_("player"), primary_key=True, on_delete=models.CASCADE, related_name="record"
+    )
+    is_computer = models.BooleanField(verbose_name=_("computer player"), default=False)
+    search_name = models.CharField(
+        verbose_name=_("search name"), max_length=64, help_text=_("The name case-folded, for search by its start.")
+    )
+    matches = models.PositiveIntegerField(verbose_name=_("matches"), default=0)
+    wins = models.PositiveIntegerField(verbose_name=_("wins"), default=0)
+    points = models.PositiveIntegerField(
+        verbose_name=_("points"), default=0, help_text=_("Points he scored himself, hand by hand.")
+    )
+    hands_won_box = models.PositiveIntegerField(verbose_name=_("hands won as box"), default=0)
+    hands_won_captain = models.PositiveIntegerField(verbose_name=_("hands won as captain"), default=0)
+    knocks = models.PositiveIntegerField(
+        verbose_name=_("knocks"), default=0, help_text=_("Hands won by knocking (not gin).")
+    )
+    gins = models.PositiveIntegerField(verbose_name=_("gins"), default=0)
+    undercuts = models.PositiveIntegerField(
+        verbose_name=_("undercuts"), default=0, help_text=_("Hands won by undercutting the knocker.")
+    )
+    mu = models.FloatField(verbose_name=_("rating mean (mu)"), default=INITIAL_MU)
+    sigma = models.FloatField(verbose_name=_("rating uncertainty (sigma)"), default=INITIAL_SIGMA)
+    rating = models.IntegerField(
+        verbose_name=_("rating"), default=1000, help_text=_("What the pages show: a cautious estimate.")
+    )
+    last_played = models.DateField(verbose_name=_("last played"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("player record")
+        verbose_name_plural = _("player records")
         indexes = [
             # Partial: a boolean first in an index is no help to SQLite, which
             # reads ``WHERE NOT is_computer`` as no equality on it.
@@ -399,15 +533,17 @@ class PlayerDay(models.Model):
     """One player's results of one day (UTC): the "last 30 days" adds up at most
     30 of these per player shown, whatever the size of the tables."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    day = models.DateField()
-    matches = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    points = models.PositiveIntegerField(default=0)
-    hands_won = models.PositiveIntegerField(default=0)
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
+    day = models.DateField(verbose_name=_("day"))
+    matches = models.PositiveIntegerField(verbose_name=_("matches"), default=0)
+    wins = models.PositiveIntegerField(verbose_name=_("wins"), default=0)
+    points = models.PositiveIntegerField(verbose_name=_("points"), default=0)
+    hands_won = models.PositiveIntegerField(verbose_name=_("hands won"), default=0)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "day"], name="one_day_row_per_player")]
+        verbose_name = _("player's day")
+        verbose_name_plural = _("players' days")
 
     def __str__(self) -> str:
         return f"{self.player_id} {self.day}"
@@ -417,16 +553,20 @@ class PlayerMatch(models.Model):
     """A finished match as one of its players played it: his own points (which
     stay his if his seat changed hands) and what it did to his rating."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="+")
-    finished_at = models.DateTimeField()
-    won = models.BooleanField(default=False)
-    points = models.PositiveIntegerField(default=0)
-    rating_before = models.IntegerField(null=True, blank=True)
-    rating_after = models.IntegerField(null=True, blank=True, help_text=_("Empty: not rated (he left the seat)."))
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="+")
+    finished_at = models.DateTimeField(verbose_name=_("finished at"))
+    won = models.BooleanField(verbose_name=_("won"), default=False)
+    points = models.PositiveIntegerField(verbose_name=_("points"), default=0)
+    rating_before = models.IntegerField(verbose_name=_("rating before"), null=True, blank=True)
+    rating_after = models.IntegerField(
+        verbose_name=_("rating after"), null=True, blank=True, help_text=_("Empty: not rated (he left the seat).")
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "player"], name="one_result_per_player")]
+        verbose_name = _("player's match")
+        verbose_name_plural = _("players' matches")
         indexes = [models.Index(fields=["player", "-finished_at", "-match"], name="player_match_recent")]
 
     def __str__(self) -> str:
@@ -436,14 +576,16 @@ class PlayerMatch(models.Model):
 class HeadToHead(models.Model):
     """How often ``player`` met ``opponent`` in finished matches, and who won."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    matches = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    losses = models.PositiveIntegerField(default=0, help_text=_("Matches the opponent won."))
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="+")
+    opponent = models.ForeignKey(Player, verbose_name=_("opponent"), on_delete=models.CASCADE, related_name="+")
+    matches = models.PositiveIntegerField(verbose_name=_("matches"), default=0)
+    wins = models.PositiveIntegerField(verbose_name=_("wins"), default=0)
+    losses = models.PositiveIntegerField(verbose_name=_("losses"), default=0, help_text=_("Matches the opponent won."))
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["player", "opponent"], name="one_row_per_pair")]
+        verbose_name = _("head-to-head record")
+        verbose_name_plural = _("head-to-head records")
         indexes = [models.Index(fields=["player", "-matches", "opponent"], name="head_to_head_most")]
 
     def __str__(self) -> str:
@@ -454,14 +596,17 @@ class TimeOff(models.Model):
     """A player's time off (``away``): his clocks wait from ``started_at`` to ``ended_at``.
     The periods count against his yearly allowance (``GIN3_AWAY_DAYS_PER_YEAR``)."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="time_off")
-    started_at = models.DateTimeField(default=timezone.now)
-    ended_at = models.DateTimeField(help_text=_("As planned, or when he came back if that was earlier."))
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="time_off")
+    started_at = models.DateTimeField(verbose_name=_("started at"), default=timezone.now)
+    ended_at = models.DateTimeField(
+        verbose_name=_("ended at"), help_text=_("As planned, or when he came back if that was earlier.")
+    )
 
     class Meta:
         ordering = ["-started_at", "-pk"]
         indexes = [models.Index(fields=["player", "started_at"], name="time_off_of_player")]
-        verbose_name_plural = "time off"
+        verbose_name = _("time off")
+        verbose_name_plural = _("time off")
 
     def __str__(self) -> str:
         return f"{self.player} {self.started_at:%Y-%m-%d} - {self.ended_at:%Y-%m-%d}"
@@ -471,14 +616,18 @@ class Report(models.Model):
     """A player's word to the moderators about a match (``report TEXT``). A match with
     a report has its team chat open to the moderation desk (``visibility.event_text``)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reports")
-    reporter = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
-    text = models.TextField()
-    created_at = models.DateTimeField(default=timezone.now)
-    handled = models.BooleanField(default=False, db_index=True)
+    match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        Player, verbose_name=_("reporter"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    text = models.TextField(verbose_name=_("text"))
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    handled = models.BooleanField(verbose_name=_("handled"), default=False, db_index=True)
 
     class Meta:
         ordering = ["handled", "created_at", "pk"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
 
     def __str__(self) -> str:
         return f"{self.match} {self.created_at:%Y-%m-%d %H:%M}"

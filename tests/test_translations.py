@@ -326,6 +326,8 @@ PLAYER_CONSOLE = "bot/terminal"  # the terminal client (`make play`): what it sa
 CONSOLE_CALLS = {"write", "say"}
 PLAYER_ERRORS = {"ServiceError", "StaleError", "ProtocolError"}  # their message is the player's reply
 LOG_METHODS = {"debug", "info", "warning", "error", "exception", "critical"}
+# Fields that keep a backend's own words for the operators and the desk, as logs do.
+OPERATOR_FIELDS = {"last_error"}
 PAGE_TEMPLATES = ("templates/base.html", "templates/games")  # templates/admin is the admins' only
 NAMES = {"gin3", "telegram", "sms", "twilio", "utc", "bot", "easy", "sha256", "sha", "html"}
 
@@ -415,11 +417,14 @@ def _called(node: ast.Call) -> str:
 def _player_strings(tree: ast.AST, console: bool) -> list[tuple[ast.AST, str]]:
     """The literals of a module that would reach a player: f-strings, dict values, the
     messages of player errors and, in the terminal client, what it writes; not what is
-    logged, nor the message of an error that is not a player's."""
+    logged, nor the message of an error that is not a player's, nor a delivery error
+    recorded for the operators (``OPERATOR_FIELDS``)."""
     found: list[tuple[ast.AST, str]] = []
 
     def visit(node: ast.AST, quiet: bool) -> None:
         if isinstance(node, ast.Call) and _called(node) in LOG_METHODS:
+            quiet = True
+        if isinstance(node, ast.keyword) and node.arg in OPERATOR_FIELDS:
             quiet = True
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and _called(node.exc) not in PLAYER_ERRORS:
             quiet = True
@@ -513,6 +518,7 @@ def test_the_source_net_catches_what_it_is_for(tmp_path):
         "    kinds = {'gin': 'goes gin', 'knock': 'knock'}\n"
         "    notice = f'The match {match} is over.'\n"
         "    sql = f'INSERT INTO {match} VALUES (%s) ON CONFLICT DO NOTHING'\n"
+        "    match.outbox.update(last_error=f'recipient unreachable: {card}')\n"
         "    raise ServiceError('Take a card first.')\n",
         encoding="utf-8",
     )
