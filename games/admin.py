@@ -12,6 +12,7 @@ on them (``games.admin_lookups``).
 from __future__ import annotations
 
 import html
+import re
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_permission_codename
@@ -89,8 +90,9 @@ class ModeratedAdmin(DeskAdmin):
         try:
             message = form.apply(obj, request.user.get_username())
         except ServiceError as error:
-            said = str(error)  # it names the match or the player already, or it is said of this one
-            self.message_user(request, said if str(obj) in said else f"{obj}: {said}", messages.ERROR)
+            said = str(error)
+            named = re.search(rf"(?<!\w){re.escape(str(obj))}(?!\w)", said)  # "#K7Q2 is already paused."
+            self.message_user(request, said if named else f"{obj}: {said}", messages.ERROR)
             return
         self.log_change(request, obj, message)
         self.message_user(request, f"{obj}: {message}", messages.SUCCESS)

@@ -245,6 +245,18 @@ def test_a_telegram_message_is_shown_as_the_player_reads_it_not_as_html(admin_cl
     assert b"#AB12 Ann &amp; Bob &lt;3" in response.content  # escaped once, by the page
 
 
+def test_a_refusal_that_does_not_name_the_match_is_said_of_it(admin_client, match):
+    computer = next(seat for seat in match.seats.all() if seat.player.is_computer)
+    response = act(admin_client, "match", "replace_with_computer", [match], seat=computer.position, strength="simple")
+    said = [str(message) for message in get_messages(response.wsgi_request)]
+    assert said == [f"#{match.code}: A computer player already plays in that seat."]
+
+
+def test_a_refusal_that_names_a_player_as_a_word_is_not_said_of_him_again(admin_client):
+    response = act(admin_client, "player", "unban", [terminal_player("a", "a")])
+    assert [str(message) for message in get_messages(response.wsgi_request)] == ["a is not banned."]
+
+
 def test_a_match_is_found_by_its_code_written_with_a_hash(admin_client, match):
     for search in (match.code, f"#{match.code}", f"#{match.code.lower()}"):
         response = admin_client.get(reverse("admin:games_match_changelist"), {"q": search})
