@@ -16,7 +16,7 @@ import re
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_permission_codename
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -159,11 +159,20 @@ class HandInline(ReadOnlyInline):
 
 
 class EventInline(ReadOnlyInline):
+    """The match's newest events, newest first: a long match has hundreds, which made
+    its page tens of thousands of pixels tall; the events list has them all, a page
+    at a time (linked under them)."""
+
     model = Event
     fields = ["seq", "kind", "actor", "text", "created_at"]
+    ordering = ["-seq"]
+    SHOWN = 50
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
-        return super().get_queryset(request).select_related("match", "hand", "actor")
+        of_match = Event.objects.filter(match=OuterRef("match")).order_by("-seq").values("seq")
+        older = Subquery(of_match[self.SHOWN : self.SHOWN + 1])  # the newest event not shown, if any
+        newest = super().get_queryset(request).filter(seq__gt=Coalesce(older, Value(-1)))
+        return newest.select_related("match", "hand", "actor")
 
     @admin.display(description=_("data"))
     def text(self, event: Event) -> str:
@@ -180,6 +189,12 @@ class MatchAdmin(ModeratedAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return super().get_queryset(request).prefetch_related("seats__player")
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict | None = None
+    ) -> HttpResponse:
+        context = {**(extra_context or {}), "events_shown": EventInline.SHOWN}
+        return super().change_view(request, object_id, form_url, context)
 
     @admin.display(description=_("players"))
     def players(self, match: Match) -> str:

@@ -257,6 +257,32 @@ def test_a_refusal_that_names_a_player_as_a_word_is_not_said_of_him_again(admin_
     assert [str(message) for message in get_messages(response.wsgi_request)] == ["a is not banned."]
 
 
+def test_a_long_matchs_page_shows_its_newest_events_and_links_to_all_of_them(admin_client, match, ann):
+    while match.events.count() <= 60:
+        if not automation.play_computer_move(match.pk):
+            with change():
+                move = automation.safe_move(load_table(match.pk).hand)
+            handle(ann, str(move), "terminal")
+    count = match.events.count()
+    response = admin_client.get(reverse("admin:games_match_change", args=[match.pk]))
+    (events,) = [inline for inline in response.context["inline_admin_formsets"] if inline.opts.model is Event]
+    shown = [form.instance.seq for form in events.formset.forms]
+    assert shown == sorted(match.events.values_list("seq", flat=True), reverse=True)[:50]
+    assert f"The newest 50 of {count} events are shown above." in response.content.decode()
+    url = reverse("admin:games_event_changelist") + f"?match__id__exact={match.pk}"
+    assert url.replace("&", "&amp;") in response.content.decode()
+    handle(ann, "new", "terminal")  # another match's events are not listed
+    listed = admin_client.get(url).context["cl"]
+    assert listed.result_count == count < Event.objects.count()
+
+
+def test_a_short_matchs_page_shows_all_its_events_without_a_note(admin_client, match):
+    response = admin_client.get(reverse("admin:games_match_change", args=[match.pk]))
+    (events,) = [inline for inline in response.context["inline_admin_formsets"] if inline.opts.model is Event]
+    assert len(events.formset.forms) == match.events.count() < 50
+    assert "are shown above" not in response.content.decode()
+
+
 def test_a_match_is_found_by_its_code_written_with_a_hash(admin_client, match):
     for search in (match.code, f"#{match.code}", f"#{match.code.lower()}"):
         response = admin_client.get(reverse("admin:games_match_changelist"), {"q": search})
