@@ -102,6 +102,31 @@ def test_r3_3_tied_players_redraw_until_the_order_is_strict():
     assert len(draws) == 4
 
 
+def test_r3_3_a_redraw_comes_from_the_cards_nobody_has_drawn():
+    ties = 0
+    for seed in range(3000):
+        _roles, rounds = cut_for_roles(random.Random(seed))
+        cards = [card for round_ in rounds for card in round_.draws.values()]
+        assert len(cards) == len(set(cards)), (seed, cards)
+        ties += len(rounds) > 1
+    assert ties > 300  # about one cut in six has a tie
+
+
+def test_r3_3_a_scripted_redraw_of_a_card_already_drawn_is_not_offered():
+    with pytest.raises(AssertionError):
+        cut("9s 9h 2c", "9s 4c")
+
+
+def test_r3_3_ties_all_through_the_deck_shuffle_it_again():
+    """Seats 0 and 1 tie again and again, pairs of one rank, until one card is left for the two."""
+    ranks = "A3456789TJQ"
+    pairs = ["Kd Kc", "2s 2h"] + [f"{rank}s {rank}h" for rank in ranks] + [f"{rank}d {rank}c" for rank in ranks]
+    roles, rounds, calls = cut("Ks Kh 2c", *pairs, "9s 9h", "Qs 3d")
+    assert roles == Roles(box=0, captain=1, sitter=2)
+    assert calls == [3] + [2] * 26
+    assert len(rounds) == 27
+
+
 @pytest.mark.parametrize("rng", [random.Random(7), random.Random(2024), secrets.SystemRandom()])
 def test_r3_3_the_cut_works_with_a_real_random_source(rng):
     roles, draws = cut_for_roles(rng)

@@ -64,11 +64,19 @@ class CutRound:
 
 def cut_for_roles(rng: Sampler, seats: tuple[int, ...] = SEATS) -> tuple[Roles, list[CutRound]]:
     """Each player draws a card; highest is box, middle captain, lowest sitter.
-    Players who tie draw again among themselves until the order is strict (R3.3)."""
+    Players who tie draw again among themselves until the order is strict (R3.3),
+    from the cards nobody has drawn yet, as at a table: a redraw that could show a
+    card already lying there read as a second copy of it."""
     rounds: list[CutRound] = []
+    drawn: set[Card] = set()
 
     def order(players: tuple[int, ...]) -> list[int]:
-        draws = dict(zip(players, rng.sample(DECK, len(players)), strict=False))
+        left = [card for card in DECK if card not in drawn]
+        if len(left) < len(players):  # ties all through the deck: it is shuffled again
+            drawn.clear()
+            left = list(DECK)
+        draws = dict(zip(players, rng.sample(left, len(players)), strict=False))
+        drawn.update(draws.values())
         rounds.append(CutRound(draws))
         ranks = sorted({card.rank for card in draws.values()}, reverse=True)
         ordered: list[int] = []
