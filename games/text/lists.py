@@ -122,19 +122,14 @@ def _role_help(line, style: Style, code: str) -> str:
 
 def _legend_line(style: Style) -> str:
     """How to read a table, as this channel writes melds: in brackets, or joined by dashes by SMS."""
-    marks = {"box": ROLE_MARKS["box"], "captain": ROLE_MARKS["captain"], "sitter": ROLE_MARKS["sitter"]}
     if style is SMS_STYLE:
-        return (
-            _(
-                "In a table: cards joined by - are a meld, (N) is your deadwood count, knock CARD(N) the count after "
-                "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
-            )
-            % marks
+        legend = _(
+            "In a table: cards joined by - are a meld, (N) is your deadwood count, knock CARD(N) the count after "
+            "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
         )
-    return (
-        _(
+    else:
+        legend = _(
             "In a table: [brackets] hold a meld, (N) is your deadwood count, knock CARD(N) the count after "
             "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
         )
-        % marks
-    )
+    return legend % ROLE_MARKS
