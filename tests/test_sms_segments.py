@@ -13,7 +13,7 @@ import random
 import re
 from collections import defaultdict
 from dataclasses import replace
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -154,9 +154,11 @@ def test_the_sms_table_fits_one_segment_even_with_long_names():
 
 
 @pytest.mark.parametrize("language", ["mr", "mk", "he"])
-def test_a_table_that_takes_two_ucs2_segments_anyway_keeps_the_moves_and_the_deadline(language):
+def test_a_table_that_takes_two_ucs2_segments_anyway_keeps_the_moves_and_the_deadline(language, time_machine):
     """Devanagari, Cyrillic and Hebrew never fit one segment: leaving the moves and the
-    deadline out to try saved nothing, and the player read neither (a trial in Marathi)."""
+    deadline out to try saved nothing, and the player read neither (a trial in Marathi).
+    The clock is set so that the deadline falls the same day and is written without a date."""
+    time_machine.move_to(datetime(2026, 12, 1, 9, 0, tzinfo=UTC), tick=False)
     deadline = timezone.now() + timedelta(hours=5)
     checked = 0
     with translation.override(language):
