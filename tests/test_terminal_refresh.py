@@ -67,8 +67,8 @@ def test_computer_players_move_while_he_waits_in_a_match_he_joined():
         moved_while_waiting.append(computer_moves(match) > before)
         return "quit"
 
-    play("--name", "ann", "--join", match.code, typist=wait_for_the_computer)
-    assert moved_while_waiting == [True]
+    session = play("--name", "ann", "--join", match.code, typist=wait_for_the_computer)
+    assert moved_while_waiting == [True], session.text[-3000:]  # what the terminal said, should it fail again
 
 
 def test_the_session_ends_by_itself_when_his_last_match_ends_while_he_waits(settings):
