@@ -9,7 +9,8 @@ on SQLite the test database is a file (gin3site/settings.py) because the
 shared in-memory one fails on a lock instead of waiting.
 
 Brokers: Kombu's in-memory one always; Redis too when ``REDIS_URL`` is set, on
-our own database number (``REDIS_DB``), flushed after each test. Under
+our own database number (``REDIS_DB``, or ``GIN3_TEST_REDIS_DB`` for test runs
+side by side on one Redis), flushed after each test. Under
 ``GIN3_REQUIRE_SERVICES=1`` a Redis test fails if Redis can't be reached.
 """
 
@@ -33,7 +34,7 @@ from kombu.asynchronous import set_event_loop
 import games.tasks  # noqa: F401 (an app knows the shared tasks imported before it is finalized)
 import gin3site.celery
 
-REDIS_DB = 12
+REDIS_DB = int(os.environ.get("GIN3_TEST_REDIS_DB") or 12)
 BROKERS = ("memory", "redis")
 RESULT = {"timeout": 15, "interval": 0.01}  # how to wait for a task's result: AsyncResult.get(**RESULT)
 
