@@ -610,14 +610,13 @@ def webhook_load(fake, games: list[Game], env: dict, argv: list[str], port: int,
     """Each rate in turn against one server; every move answered 200 must be recorded once.
     ``fake`` is the fake Telegram (not started) that writes the updates' JSON and numbers them."""
     from games.models import Event
-    from games.services import state
 
     users = {}
     for game in games:
         for player in game.players.values():
             users[player.telegram_user_id] = fake.user(player.telegram_user_id, player.display_name, "u")
     ids = [game.match_id for game in games]
-    moves_before = Event.objects.filter(match_id__in=ids, kind=state.MOVE).count()
+    moves_before = Event.objects.filter(match_id__in=ids, kind=Event.Kind.MOVE).count()
     rows = []
     with running_server(argv, {**env, "PGAPPNAME": SERVER_APP_NAME}, port, log) as server:
 
@@ -641,7 +640,7 @@ def webhook_load(fake, games: list[Game], env: dict, argv: list[str], port: int,
         answered = asyncio.run(run_all()) + sum(row["accepted"] for row in rows)
     for game in games:
         game.load()
-    recorded = Event.objects.filter(match_id__in=ids, kind=state.MOVE).count() - moves_before
+    recorded = Event.objects.filter(match_id__in=ids, kind=Event.Kind.MOVE).count() - moves_before
     return rows, answered, recorded
 
 

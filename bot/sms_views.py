@@ -22,7 +22,6 @@ from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseForbidden
 from django.http.multipartparser import MultiPartParserError
 from django.utils import translation
-from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 from twilio.request_validator import RequestValidator
@@ -30,6 +29,8 @@ from twilio.twiml.messaging_response import MessagingResponse
 
 from bot.backends.sms import MAX_BODY
 from bot.unavailable import DATABASE_UNAVAILABLE
+from games.contract import Notice
+from games.contract.account import HowToStop, SendItAgain, SmsWelcome
 from games.models import Outbox
 from games.services import handle, linking, players, state
 from games.services.backends import split_text
@@ -71,7 +72,7 @@ def inbound(request: HttpRequest) -> HttpResponse:
         replies = receive(phone, body, sid)
     except DATABASE_UNAVAILABLE:
         log.exception("SMS %s not recorded: the database is unavailable", sid)
-        replies = [sms(_("gin3 could not take that, please send it again in a minute."))]
+        replies = [sms(SendItAgain())]
     except Exception:
         log.exception("SMS %s could not be handled", sid)
         replies = []
@@ -115,14 +116,14 @@ def receive(phone: str, body: str, message_sid: str) -> list[str]:
                     return [sms(linking.opt_in(player))]
                 return []
             if created and (word in HELP_WORDS | OPT_IN_WORDS or command is None):
-                return [sms(welcome())] if state.first_time(key) else []
+                return [sms(SmsWelcome())] if state.first_time(key) else []
         # A command, in a change of its own: its reply is known when that change ends.
         if word in HELP_WORDS:
             reply = handle(player, "help", SMS, update_key=key, reply_inline=True)
-            return [reply + "\n" + sms(_("Text STOP to stop gin3 texts."))] if reply else []
+            return [reply + "\n" + sms(HowToStop())] if reply else []
         reply = handle(player, body, SMS, update_key=key, reply_inline=True)
         # A phone being linked to a player it already has needs no welcome.
-        welcomed = [sms(welcome())] if created and command != "link" else []
+        welcomed = [sms(SmsWelcome())] if created and command != "link" else []
         return welcomed + ([reply] if reply else [])
 
 
@@ -134,12 +135,5 @@ def command_name(text: str) -> str | None:
         return None
 
 
-def welcome() -> str:
-    return _(
-        "Welcome to gin3, three-handed gin rummy by SMS. Text new to start a match, "
-        "join CODE to join one, help for more. Cards: 7h Td Qs. STOP to opt out."
-    )
-
-
-def sms(text: str) -> str:
-    return render(text, SMS).text
+def sms(notice: Notice) -> str:
+    return render(notice, SMS).text

@@ -27,8 +27,9 @@ from django.utils.translation import gettext_lazy as _
 from . import forms
 from .admin_lookups import GuardedLookups
 from .models import Event, Hand, Match, Outbox, Player, Seat
-from .services import ServiceError, linking
+from .services import ServiceError
 from .services.visibility import event_text, is_revealed, message_text, role_names
+from .text import render
 
 
 class ReadOnly:
@@ -90,7 +91,7 @@ class ModeratedAdmin(DeskAdmin):
         try:
             message = form.apply(obj, request.user.get_username())
         except ServiceError as error:
-            said = str(error)
+            said = render.said(error.refusal) if error.refusal is not None else ""
             named = re.search(rf"(?<!\w){re.escape(str(obj))}(?!\w)", said)  # "#K7Q2 is already paused."
             self.message_user(request, said if named else f"{obj}: {said}", messages.ERROR)
             return
@@ -325,9 +326,11 @@ class OutboxAdmin(DeskAdmin):
     def shown_text(self, message: Outbox) -> str:
         """What ``visibility.message_text`` lets the desk read; never a phone's
         one-time code, which would let whoever reads it link the phone."""
-        if message.kind == linking.CODE_MESSAGE:
+        if message.kind == Outbox.Kind.LINK_CODE:
             return _("(a one-time code: never shown)")
         text = message_text(message)
+        if text is None:
+            return _("(hidden while the match runs: it may show a player's cards)")
         if message.channel == Outbox.Channel.TELEGRAM and text == message.text:
             return html.unescape(strip_tags(text))  # as the player reads it, not Telegram's HTML
         return text

@@ -17,7 +17,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from .admin import DeskAdmin
-from .models import Report
+from .models import Event, Report
 from .services import reports
 from .services.visibility import event_text
 
@@ -49,7 +49,7 @@ class ReportAdmin(DeskAdmin):
     @admin.display(description=_("team chat"))
     def team_chat(self, report: Report) -> str:
         """What the captain and the sitter said to each other in the reported match, oldest first."""
-        talk = report.match.events.filter(kind="team").select_related("match", "hand", "actor").order_by("seq")
+        talk = report.match.events.filter(kind=Event.Kind.TEAM).select_related("match", "hand", "actor").order_by("seq")
         if not talk:
             return "-"
         rows = ((event.hand.number if event.hand else "-", event.actor or "-", event_text(event)) for event in talk)

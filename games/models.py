@@ -17,7 +17,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from .engine import Options
+from .contract.options import DEFAULTS, MatchOptions
+from .engine import Options, Roles
 
 LANGUAGE_CHOICES = settings.LANGUAGES
 
@@ -165,11 +166,14 @@ class Match(models.Model):
     status = models.CharField(
         verbose_name=_("status"), max_length=10, choices=Status.choices, default=Status.LOBBY, db_index=True
     )
-    gin_bonus = models.PositiveSmallIntegerField(verbose_name=_("gin bonus"), default=25)
-    undercut_bonus = models.PositiveSmallIntegerField(verbose_name=_("undercut bonus"), default=10)
-    target = models.PositiveSmallIntegerField(verbose_name=_("target"), default=100)
-    may_discard_taken = models.BooleanField(verbose_name=_("may discard the card taken from the pile"), default=False)
-    move_seconds = models.PositiveIntegerField(verbose_name=_("move seconds"), default=86400)
+    # The options (games.contract.options): one column each, named as the option.
+    gin_bonus = models.PositiveSmallIntegerField(verbose_name=_("gin bonus"), default=DEFAULTS.gin_bonus)
+    undercut_bonus = models.PositiveSmallIntegerField(verbose_name=_("undercut bonus"), default=DEFAULTS.undercut_bonus)
+    target = models.PositiveSmallIntegerField(verbose_name=_("target"), default=DEFAULTS.target)
+    may_discard_taken = models.BooleanField(
+        verbose_name=_("may discard the card taken from the pile"), default=DEFAULTS.may_discard_taken
+    )
+    move_seconds = models.PositiveIntegerField(verbose_name=_("move seconds"), default=DEFAULTS.move_seconds)
     deadline = models.DateTimeField(
         verbose_name=_("deadline"),
         null=True,
@@ -215,7 +219,7 @@ class Match(models.Model):
     finished_at = models.DateTimeField(verbose_name=_("finished at"), null=True, blank=True)
     is_open = models.BooleanField(
         verbose_name=_("open"),
-        default=False,
+        default=DEFAULTS.is_open,
         db_index=True,
         help_text=_("If set, it is listed in the public lobby for anyone to join."),
     )
@@ -255,13 +259,14 @@ class Match(models.Model):
         return f"#{self.code}"
 
     @property
-    def options(self) -> Options:
-        return Options(
-            gin_bonus=self.gin_bonus,
-            undercut_bonus=self.undercut_bonus,
-            target=self.target,
-            may_discard_taken=self.may_discard_taken,
-        )
+    def options(self) -> MatchOptions:
+        """Every option of the match, from its columns."""
+        return MatchOptions(**{name: getattr(self, name) for name in DEFAULTS.as_fields()})
+
+    @property
+    def rules(self) -> Options:
+        """The options its hands are played by."""
+        return self.options.rules()
 
     @property
     def is_paused(self) -> bool:
@@ -350,6 +355,11 @@ class Hand(models.Model):
     def is_over(self) -> bool:
         return self.ended_at is not None
 
+    @property
+    def roles(self) -> Roles:
+        """Which seat held each role in this hand, as dealt (R3.1)."""
+        return Roles(box=self.box, captain=self.captain, sitter=self.sitter)
+
 
 class AppendOnlyError(Exception):
     """The event log is never rewritten."""
@@ -362,6 +372,30 @@ class Event(models.Model):
     triggers refuse every UPDATE and DELETE of a row (migration
     ``event_log_append_only``). Nothing it points to is ever deleted either:
     a match, a hand or a player who acted is protected."""
+
+    class Kind(models.TextChoices):
+        """What an event records; its ``data`` depends on it."""
+
+        CREATED = "created"  # the options (games.contract.options), and rematch_of
+        JOINED = "joined"
+        LEFT = "left"
+        CUT = "cut"  # the cut for roles (R3.3)
+        DEAL = "deal"  # a hand dealt: its roles and the deck's commitment
+        MOVE = "move"  # a move of the hand: the action, its seat and role, how it was made
+        SUGGESTION = "suggestion"  # the sitter's advice (R3.2), hidden from the desk while the hand runs
+        TEAM = "team"  # a word between captain and sitter
+        HAND_OVER = "hand_over"  # the hand's result, the scores, the deck and salt revealed
+        MATCH_OVER = "match_over"
+        RESIGNED = "resigned"
+        ADMIN = "admin"  # a moderator's action and reason
+        RETURNED = "returned"  # a player takes his seat back from the computer
+        AWAY = "away"
+        BACK = "back"
+        AGAIN = "again"  # a player agrees to a rematch
+        AGAIN_LAPSED = "again_lapsed"
+        REMATCH = "rematch"  # the rematch's code, on the old match
+        BOT_OFFERED = "bot_offered"  # the lobby offered a computer player
+        GROUP_LINKED = "group_linked"
 
     match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.PROTECT, related_name="events")
     seq = models.PositiveIntegerField(verbose_name=_("number in the match's log"))
@@ -407,6 +441,37 @@ class Outbox(models.Model):
         TELEGRAM = "telegram", _("Telegram")
         SMS = "sms", _("SMS")
         TERMINAL = "terminal", _("terminal")
+
+    class Kind(models.TextChoices):
+        """What a message is, which delivery and the channels act on (a table replaces an
+        older one, a turn notifies, team talk waits behind the game)."""
+
+        REPLY = "reply"  # the answer to its reader's own command
+        DEAL = "deal"  # his cards at a deal
+        TURN = "turn"  # his turn, with his cards and moves
+        ADVISE = "advise"  # the sitter's table at his captain's turn
+        MOVED = "moved"  # a move made for him (a timeout, a computer playing his seat)
+        SUGGESTION = "suggestion"  # the captain's table with the sitter's suggestion
+        RESULT = "result"  # a hand's end
+        CUT = "cut"
+        JOINED = "joined"
+        LEFT = "left"
+        OVER = "over"  # a match ended without being played out (resigned, closed)
+        ADMIN = "admin"  # a moderator's action
+        AUTOPILOT = "autopilot"  # a computer plays a seat
+        UNREACHABLE = "unreachable"
+        RETURNED = "returned"
+        AWAY = "away"  # time off, or back from it
+        AGAIN = "again"  # a rematch offered, agreed, started or lapsed
+        LOBBY = "lobby"  # the lobby offers a computer player
+        REMINDER = "reminder"  # dropped if the turn it was about has moved on
+        TEAM = "team"  # sent when nothing of the game waits for the address
+        LEGEND = "legend"  # how to read a table, by SMS a text of its own
+        LINKED = "linked"
+        LINK_CODE = "link-code"  # a phone's one-time code: the desk never shows it
+        GROUP = "group"  # to a group: its link to a match
+        TABLE = "table"  # to a group: the public table
+        POINTER = "pointer"  # to a group: play in the private chat
 
     recipient = models.ForeignKey(
         Player, verbose_name=_("recipient"), null=True, blank=True, on_delete=models.CASCADE, related_name="+"

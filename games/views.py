@@ -23,8 +23,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from .charts import line_chart
+from .contract.public import PublicTableView
 from .models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord, Seat
-from .services.visibility import PublicTableView, public_live_view, public_match_view
+from .services.visibility import public_live_view, public_match_view
 from .templatetags.gin3 import MOVE_WORDS
 from .text.links import join_link
 from .text.style import duration_text
@@ -165,7 +166,7 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
     series = [(names, [scores[index] for scores in view.scores]) for index, names in enumerate(view.seat_names)]
     context = {
         "match": view,
-        "move_time": duration_text(view.options["move_seconds"]),
+        "move_time": duration_text(view.options.move_seconds),
         "chart": line_chart(series) if view.seat_names else None,
         "replays": {hand.number: _replay_data(hand) for hand in view.hands if hand.is_detailed},
         "join_link": join_link(view.code) if match.status == Match.Status.LOBBY else "",

@@ -276,7 +276,6 @@ def wait_delivered(timeout: float) -> None:
 def check(fake, humans: list[Human]) -> list[str]:
     """Every failure found, in words; none when all is well."""
     from games.models import Event, Match, Outbox, ProcessedUpdate
-    from games.services import state
 
     failures = []
     ids = [human.match_id for human in humans]
@@ -291,7 +290,7 @@ def check(fake, humans: list[Human]) -> list[str]:
         recorded = Counter(ProcessedUpdate.objects.filter(key__in=keys).values_list("key", flat=True))
         if len(recorded) != len(keys) or any(n != 1 for n in recorded.values()):
             failures.append(f"{name}: {len(keys)} updates posted, {len(recorded)} recorded")
-        moves = Event.objects.filter(match_id=human.match_id, kind=state.MOVE, actor=human.player).count()
+        moves = Event.objects.filter(match_id=human.match_id, kind=Event.Kind.MOVE, actor=human.player).count()
         if moves != human.moves_sent:
             failures.append(f"{name}: {human.moves_sent} moves posted, {moves} in the event log")
     sent = Counter(
@@ -337,9 +336,8 @@ def run(args, web: int, workers: int, base_env: dict[str, str], log_dir: Path) -
         finally:
             cluster.stop()
         from games.models import Event, Outbox
-        from games.services import state
 
-        result["moves"] = Event.objects.filter(kind=state.MOVE).count()
+        result["moves"] = Event.objects.filter(kind=Event.Kind.MOVE).count()
         result["messages"] = Outbox.objects.filter(channel=Outbox.Channel.TELEGRAM).count()
         result["failures"] = check(fake, result["humans"])
     return result

@@ -197,7 +197,7 @@ def rig(match: Match, captain: str, box: str, upcard: str, stock: str = "") -> H
     captain and the box hold the given ten cards each, ``upcard`` is face up and
     the stock starts with ``stock``. The commitment is recomputed to match."""
     row = hand_row(match)
-    assert not row.events.filter(kind=state.MOVE).exists(), "rig a hand before its first move"
+    assert not row.events.filter(kind=Event.Kind.MOVE).exists(), "rig a hand before its first move"
     (up,) = parse_cards(upcard)
     row.deck = format_cards(stacked_deck(parse_cards(captain), parse_cards(box), up, parse_cards(stock)))
     row.commitment = state.commitment_of(row.deck, row.salt)

@@ -224,7 +224,7 @@ def hidden_cards(player: Player) -> Iterator[tuple[Match, int, set[Card]]]:
     for match in Match.objects.filter(seats__player=player, status=Match.Status.RUNNING):
         hand_row = state.current_hand_row(match)
         position = match.seats.get(player=player).position
-        hand = deal(parse_cards(hand_row.deck), match.options)
+        hand = deal(parse_cards(hand_row.deck), match.rules)
         public = set(hand.pile)
         for move in (data["move"] for data in state.moves_of(hand_row)):
             hand, _events = hand.apply(parse_action(move))

@@ -196,7 +196,7 @@ def test_hundreds_of_webhook_moves_keep_the_servers_connections_bounded_and_all_
     command, extra_env, bound = SERVERS[server_kind]
     fake = FakeTelegram()  # not started: it writes the updates' JSON
     matches = running_matches(fake)
-    before = Event.objects.filter(kind=state.MOVE).count()
+    before = Event.objects.filter(kind=Event.Kind.MOVE).count()
     port = free_port()
     server = start_server(command(port), port, extra_env, tmp_path / "server.log")
     sampler = Sampler()
@@ -215,5 +215,5 @@ def test_hundreds_of_webhook_moves_keep_the_servers_connections_bounded_and_all_
     sent = len(statuses)
     assert sent >= 200
     assert statuses.count(200) == sent, (sorted(set(statuses)), (tmp_path / "server.log").read_text()[-3000:])
-    assert Event.objects.filter(kind=state.MOVE).count() - before == sent
+    assert Event.objects.filter(kind=Event.Kind.MOVE).count() - before == sent
     assert 0 < sampler.most <= bound, f"{sampler.most} connections, at most {bound} expected"

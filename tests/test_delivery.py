@@ -22,6 +22,7 @@ from django.utils import timezone
 
 from bot.backends import memory
 from games import tasks
+from games.contract.base import Worded
 from games.models import Outbox, Player
 from games.services import automation, delivery, handle, outbox
 from games.services.backends import Rejected, RetryLater, Unreachable, split_text
@@ -68,7 +69,7 @@ def tess(db) -> Player:
 def note(player: Player, text: str) -> Outbox:
     """A message waiting to be sent (its task is not run: tests deliver by hand)."""
     with change():
-        outbox.send(player, "note", text)
+        outbox.send(player, "note", Worded(text))
     return Outbox.objects.filter(recipient=player).latest("pk")
 
 

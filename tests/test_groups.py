@@ -115,3 +115,12 @@ def test_the_group_follows_turns_and_results_and_never_sees_a_card_in_hand(tess_
         shown = {"".join(found) for found in CARD.findall(message.text)}
         assert shown <= face_up(match, number), message.text
     assert any(CARD.search(message.text) for message in tables), "the pile's top card is shown"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("channel", ["terminal", "telegram", "sms"])
+def test_group_typed_outside_a_group_is_explained_and_changes_nothing(match3, alice, channel):
+    before = snapshot(match3)
+    reply = handle(alice, f"group {match3.code}", channel)
+    assert reply == "Type group CODE in a Telegram group the bot is in: the group then follows that match."
+    assert snapshot(match3) == before

@@ -18,6 +18,7 @@ from django.utils import timezone, translation
 
 from games.models import Event, Match, Outbox, Player
 from games.services import automation, handle, moderation
+from games.text import moderation as moderation_words
 from tests.conftest import code_in, mover, refresh
 
 
@@ -61,7 +62,7 @@ def test_the_others_are_told_without_the_reason(match3, alice, bob, carol):
 def test_the_others_are_told_in_their_own_language(match3, alice, bob, carol, monkeypatch):
     """Each notice is worded under its reader's language (the catalogues come later,
     so the test marks each string with the language it was asked in)."""
-    monkeypatch.setattr(moderation, "_", lambda text: f"[{translation.get_language()}] {text}")
+    monkeypatch.setattr(moderation_words, "_", lambda text: f"[{translation.get_language()}] {text}")
     Player.objects.filter(pk=alice.pk).update(language="de")
     moderation.ban(bob, "root", "abuse")
     assert told(alice, "autopilot")[0].startswith("[de] Bob may not play")

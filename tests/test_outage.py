@@ -20,7 +20,7 @@ from django.test import Client
 
 from bot.telegram import polling
 from games.models import Event, Match, ProcessedUpdate
-from games.services import handle, state
+from games.services import handle
 from games.services.players import phone_player, telegram_player
 from tests.conftest import code_in, mover, refresh, run_computers, safe_action
 from tests.fakes.twilio_api import OUR_NUMBER, PUBLIC_URL, FakeTwilio, sign, sms_switched_on
@@ -61,7 +61,7 @@ def match_against_computers(player, channel: str) -> Match:
 
 
 def moves_by(player, match: Match) -> int:
-    return Event.objects.filter(match=match, kind=state.MOVE, actor=player).count()
+    return Event.objects.filter(match=match, kind=Event.Kind.MOVE, actor=player).count()
 
 
 def post_update(update: dict, secret: str = SECRET, body: bytes | None = None):

@@ -257,7 +257,7 @@ def test_replay_steps_are_the_engine_hand_after_each_move(client, ann):
     hand = public_match_view(match).hands[0]
     assert len(hand.steps) == len(moves) + 1
     for index, replay_step in enumerate(hand.steps):
-        engine = replay(parse_cards(row.deck), moves[:index], match.options)
+        engine = replay(parse_cards(row.deck), moves[:index], match.rules)
         assert (replay_step.box, replay_step.captain) == (tuple(sorted(engine.box)), tuple(sorted(engine.captain)))
         assert replay_step.stock_count == len(engine.stock)
         assert replay_step.pile_top == (engine.pile[-1] if engine.pile else None)

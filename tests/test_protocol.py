@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from games.contract.options import MOVE_TIMES, MatchOptions
 from games.engine import Card
-from games.text.protocol import MAX_TEAM_TEXT, MOVE_TIMES, Command, NewOptions, ProtocolError, parse
+from games.text.protocol import MAX_TEAM_TEXT, Command, ProtocolError, parse
 
 
 def card(text: str) -> Card:
@@ -126,15 +127,15 @@ def test_a_selector_alone_asks_for_a_command():
 @pytest.mark.parametrize(
     ("text", "options"),
     [
-        ("new", NewOptions()),
-        ("/new", NewOptions()),
-        ("new 3d to 150", NewOptions(move_seconds=MOVE_TIMES["3d"], target=150)),
-        ("new gin 20", NewOptions(gin_bonus=20)),
-        ("NEW 5M TO 50 GIN 20", NewOptions(move_seconds=300, target=50, gin_bonus=20)),
-        ("new to 500 7d", NewOptions(move_seconds=MOVE_TIMES["7d"], target=500)),
-        ("new 1h", NewOptions(move_seconds=3600)),
-        ("new 12h", NewOptions(move_seconds=43200)),
-        ("new 1d", NewOptions(move_seconds=86400)),
+        ("new", MatchOptions()),
+        ("/new", MatchOptions()),
+        ("new 3d to 150", MatchOptions(move_seconds=MOVE_TIMES["3d"], target=150)),
+        ("new gin 20", MatchOptions(gin_bonus=20)),
+        ("NEW 5M TO 50 GIN 20", MatchOptions(move_seconds=300, target=50, gin_bonus=20)),
+        ("new to 500 7d", MatchOptions(move_seconds=MOVE_TIMES["7d"], target=500)),
+        ("new 1h", MatchOptions(move_seconds=3600)),
+        ("new 12h", MatchOptions(move_seconds=43200)),
+        ("new 1d", MatchOptions(move_seconds=86400)),
     ],
 )
 def test_new_reads_time_target_and_gin_bonus(text, options):
@@ -173,7 +174,9 @@ def test_new_refuses_an_option_given_twice_rather_than_pick_one(text, said):
 
 
 def test_new_takes_open_and_anydiscard_once_or_twice():
-    assert parse("new open anydiscard open") == Command("new", options=NewOptions(is_open=True, may_discard_taken=True))
+    assert parse("new open anydiscard open") == Command(
+        "new", options=MatchOptions(is_open=True, may_discard_taken=True)
+    )
 
 
 @pytest.mark.parametrize("text", ["join K7Q2", "join k7q2", "join #K7Q2", "/join@gin3bot K7Q2"])
@@ -329,7 +332,7 @@ def test_join_any_with_something_else_says_which_times_there_are(text):
 
 
 def test_new_open_lists_the_match():
-    assert parse("new 3d open").options == NewOptions(move_seconds=MOVE_TIMES["3d"], is_open=True)
+    assert parse("new 3d open").options == MatchOptions(move_seconds=MOVE_TIMES["3d"], is_open=True)
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from games.models import Match, Outbox, ProcessedUpdate
 from games.services import automation, handle
-from games.services.commands import account
 from tests.conftest import code_in, events_of, hand_row, mover, outbox_of, refresh, snapshot
 
 
@@ -270,7 +269,9 @@ def test_a_code_he_is_not_in_is_refused(match3, dave):
 def test_lang_stores_the_language_and_replies_in_it(alice, monkeypatch):
     from django.utils import translation
 
-    monkeypatch.setattr(account, "_", lambda text: f"[{translation.get_language()}] {text}")
+    from games.text import account as words
+
+    monkeypatch.setattr(words, "_", lambda text: f"[{translation.get_language()}] {text}")
     reply = handle(alice, "lang mk", "terminal")
     alice.refresh_from_db()
     assert alice.language == "mk"

@@ -291,7 +291,7 @@ def test_replaying_the_log_reproduces_the_hand_step_by_step(match3):
     """``state.load_hand`` rebuilds the hand from the deck and the logged moves;
     it must equal the engine's hand reached by applying each move in turn."""
     row = hand_row(match3)
-    expected = deal(parse_cards(row.deck), match3.options)
+    expected = deal(parse_cards(row.deck), match3.rules)
     for _move in range(30):
         action = parse_action(play_move(match3))
         if hand_row(match3).number != row.number:

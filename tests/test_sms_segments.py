@@ -20,14 +20,15 @@ import pytest
 from django.db import transaction
 from django.utils import timezone, translation
 
-from bot import sms_views
+from games.contract.account import SmsWelcome
+from games.contract.tables import MoveView
 from games.engine import DECK, Hand, Knock, Phase, Role, deal
 from games.models import Hand as HandRow
 from games.models import Match, Outbox, Player, Seat
 from games.services import automation, handle, linking, play, state
 from games.services.change import change
 from games.services.players import phone_player, telegram_player
-from games.services.visibility import MoveView, table_view
+from games.services.visibility import table_view
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
 from games.text.style import SMS_KNOCKS, deadline_text
@@ -269,7 +270,7 @@ def catalogue(language: str) -> dict[str, list[str]]:
     say("reply", f"lang {language}")
     sam.refresh_from_db()
     with translation.override(language):
-        texts["welcome"].append(render(sms_views.welcome(), "sms").text)
+        texts["welcome"].append(render(SmsWelcome(), "sms").text)
         texts["opt-in"].append(render(linking.opt_in(sam), "sms").text)
     for bad in PARSER_ERRORS:
         say("parser error", bad)

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from html import escape
 
 from django.utils import translation
 from django.utils.translation import gettext as _
 from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 
+from games.contract.groups import CardsArePrivate
 from games.models import Match, Outbox, Player
 from games.services import automation, groups, handle, outbox, players, state
 from games.services.change import change
 from games.text.protocol import ProtocolError, parse
+from games.text.render import said
 
 from .client import bot_username
 
@@ -98,7 +99,7 @@ def _press(query: CallbackQuery, key: str) -> PressAnswer:
     message = query.message
     if message is None or message.chat.type != Chat.PRIVATE:
         with translation.override(players.language_of(query.from_user.language_code)):
-            return PressAnswer(query.id, _pointer_text())
+            return PressAnswer(query.id, said(CardsArePrivate()))
     player = _player(query.from_user, message.chat)
     data = query.data or ""
     with translation.override(player.language):
@@ -154,18 +155,8 @@ def command_text(text: str) -> str:
 
 def _point_to_private(chat: Chat, user: User, key: str) -> None:
     """Cards are never shown in a group: a command there gets a pointer to the private chat."""
-    with translation.override(players.language_of(user.language_code)):
-        text = escape(_pointer_text())
     with change():
         if not state.first_time(key):
             return
-        outbox.post(Outbox.Channel.TELEGRAM, str(chat.id), "pointer", text)
-
-
-def _pointer_text() -> str:
-    username = bot_username()
-    if username:
-        return _("Cards are private: play with me in a private chat, https://t.me/%(username)s") % {
-            "username": username
-        }
-    return _("Cards are private: play with me in a private chat.")
+        language = players.language_of(user.language_code)
+        outbox.post(Outbox.Channel.TELEGRAM, str(chat.id), Outbox.Kind.POINTER, CardsArePrivate(), language=language)

@@ -38,8 +38,11 @@ class Roles:
         if sorted((self.box, self.captain, self.sitter)) != list(SEATS):
             raise ValueError(f"roles need three different seats, not {self}")
 
+    def by_seat(self) -> dict[int, Role]:
+        return {self.box: Role.BOX, self.captain: Role.CAPTAIN, self.sitter: Role.SITTER}
+
     def role_of(self, seat: int) -> Role:
-        return {self.box: Role.BOX, self.captain: Role.CAPTAIN, self.sitter: Role.SITTER}[seat]
+        return self.by_seat()[seat]
 
     def seat_of(self, role: Role) -> int:
         return {Role.BOX: self.box, Role.CAPTAIN: self.captain, Role.SITTER: self.sitter}[role]

@@ -20,12 +20,13 @@ from datetime import datetime, timedelta
 from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
+from games.contract.moves import Reminder
+from games.contract.presence import MissedTurns, Unreachable, UnreachableInLobby
+from games.contract.tables import Automatic
 from games.engine import Action, Draw, Event, Hand, Pass, Role
 from games.engine.bots import bot_view, make_strategy
 from games.engine.hand import Discard, Phase, parse_action
-from games.text.style import deadline_text
 
 from ..models import Match, Outbox, Player, Seat
 from . import matchmaking, outbox, presence, rematch
@@ -67,7 +68,7 @@ def _play_for_computer(table: Table) -> None:
     scores = {role: seat.score, role.opponent: table.seat(table.position_of_role(role.opponent)).score}
     view = bot_view(table.hand, role, public_log(table), scores)
     action = make_strategy(strength, rng).choose(view)
-    automatic = "computer" if seat.player.is_computer else "autopilot"
+    automatic = Automatic.COMPUTER if seat.player.is_computer else Automatic.AUTOPILOT
     apply_move(table, position, action, seat.player if seat.player.is_computer else None, automatic=automatic)
 
 
@@ -119,23 +120,14 @@ def _time_out(table: Table) -> None:
     action = suggestion or safe_move(table.hand)
     seat.timeouts_in_row += 1
     seat.save(update_fields=["timeouts_in_row"])
-    apply_move(table, position, action, None, automatic="timeout-suggestion" if suggestion else "timeout")
+    apply_move(table, position, action, None, Automatic.TIMEOUT_SUGGESTION if suggestion else Automatic.TIMEOUT)
     if table.hand.phase is Phase.DISCARD:
         # A missed turn is one timeout: after taking a card the turn ends with a discard now,
         # not at a second deadline that has passed already (the turn's deadline stays).
-        apply_move(table, position, safe_move(table.hand), None, automatic="timeout")
+        apply_move(table, position, safe_move(table.hand), None, Automatic.TIMEOUT)
     if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AUTOPILOT and table.match.status == Match.Status.RUNNING:
-        count, name, code = seat.timeouts_in_row, seat.player.display_name, match.code
-        presence.hand_over(
-            table,
-            position,
-            "autopilot",
-            lambda: _(
-                "%(name)s missed %(count)s turns in a row: a computer player plays for him. "
-                "He can come back with any command in #%(code)s."
-            )
-            % {"name": name, "count": count, "code": code},
-        )
+        notice = MissedTurns(seat.player.display_name, seat.timeouts_in_row, match.code)
+        presence.hand_over(table, position, Outbox.Kind.AUTOPILOT, notice)
 
 
 def waiting_suggestion(table: Table) -> Action | None:
@@ -149,9 +141,6 @@ def waiting_suggestion(table: Table) -> Action | None:
     return action if action in table.hand.legal_actions() else None
 
 
-REMINDER = "reminder"  # its outbox kind: delivery drops one whose turn has moved on
-
-
 def send_reminder(match_id: int, version: int | None = None) -> bool:
     """Remind the player to move once, when four fifths of his time are used."""
     with change():
@@ -162,15 +151,7 @@ def send_reminder(match_id: int, version: int | None = None) -> bool:
         if match.remind_at is None or match.remind_at > timezone.now() or match.is_paused or match.deadline is None:
             return False
         match.remind_at = None
-        player = table.seat(table.mover).player
-        deadline = match.deadline
-        outbox.send(
-            player,
-            REMINDER,
-            lambda: _("Reminder: it is your move in #%(code)s. Time runs out %(when)s.")
-            % {"code": match.code, "when": deadline_text(deadline)},
-            match,
-        )
+        outbox.send(table.seat(table.mover).player, Outbox.Kind.REMINDER, Reminder(match.code, match.deadline), match)
         return True
 
 
@@ -286,21 +267,9 @@ def player_unreachable(player: Player, channel: str) -> bool:
         player.save(update_fields=[flag])
         if outbox.route(player) is not None:
             return True
-        presence.gone(player, "unreachable", _unreachable_text)
+        presence.gone(player, Outbox.Kind.UNREACHABLE, lambda gone, match: Unreachable(gone.display_name, match.code))
         for match in Match.objects.filter(seats__player=player, status=Match.Status.LOBBY):
+            notice = UnreachableInLobby(player.display_name, match.code)
             for seat in match.seats.select_related("player").exclude(player=player):
-                outbox.send(seat.player, "unreachable", _left_lobby_text(player, match), match)
+                outbox.send(seat.player, Outbox.Kind.UNREACHABLE, notice, match)
     return True
-
-
-def _unreachable_text(player: Player, match: Match) -> Callable[[], str]:
-    return lambda: _(
-        "%(name)s can't be reached any more: a computer player plays for him in #%(code)s until he is back."
-    ) % {"name": player.display_name, "code": match.code}
-
-
-def _left_lobby_text(player: Player, match: Match) -> Callable[[], str]:
-    return lambda: _("%(name)s can't be reached any more: #%(code)s may wait for him in vain.") % {
-        "name": player.display_name,
-        "code": match.code,
-    }

@@ -3,20 +3,21 @@
 Every service entry point runs inside ``change()``. A call made inside an open
 change joins it, without a savepoint: commands are checked before they write,
 so a refusal never needs a partial rollback, and the whole change is one
-transaction. The change keeps three things until it ends:
+transaction. The change keeps these until it ends:
 
 - the events it appends to the log, written in one INSERT;
 - the matches it locked, each saved once at the end with only the fields that
   changed (nobody has to remember a ``save()``);
-- the messages it writes, as letters (``outbox.Letter``), written to the
-  outbox in one INSERT with the reply to the command first;
+- the messages it writes, as letters (``outbox.Letter``), which the outbox
+  writes in one INSERT when the change ends (it registers itself as a writer,
+  so that this module, below it, never imports it);
 - what it asks of the background: the messages to deliver and a computer
   player to move, published after the commit as one task (``scheduling``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -33,8 +34,9 @@ _current: ContextVar[Work | None] = ContextVar("gin3_change", default=None)
 class Work:
     """What one change has done so far."""
 
-    letters: list = field(default_factory=list)
+    letters: list = field(default_factory=list)  # outbox.Letter
     events: list[Event] = field(default_factory=list)
+    writers: list[Callable[[Work], list[int]]] = field(default_factory=list)  # at the end: ids of messages to send
     _computer_moves: dict[int, Match] = field(default_factory=dict)
     _matches: dict[int, tuple[Match, dict]] = field(default_factory=dict)
     seats: dict[int, list[Seat]] = field(default_factory=dict)  # a locked match's seats, read once
@@ -83,10 +85,7 @@ class Work:
             changed = [name for name, value in _fields_of(match).items() if before[name] != value]
             if changed:
                 match.save(update_fields=[_field_name(match, name) for name in changed])
-        from . import outbox
-
-        written = outbox.write(self.letters)
-        to_deliver = [message.pk for message in written if message.channel != "terminal"]
+        to_deliver = [message_id for write in self.writers for message_id in write(self)]
         computer_moves = [
             (match.pk, match.version)
             for match in self._computer_moves.values()

@@ -41,7 +41,7 @@ LEASE = timedelta(minutes=2)
 MAX_ATTEMPTS = 8
 FIRST_RETRY = timedelta(seconds=10)  # then 20 s, 40 s, ...: about 20 minutes in all
 UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
-CHAT_KINDS = ("team",)  # sent when nothing of the game waits for the address
+CHAT_KINDS = (Outbox.Kind.TEAM,)  # sent when nothing of the game waits for the address
 TABLE_KEY = "table:"  # play.table_key: what a newer table of a match replaces
 LOST_WITH_WORKER = "its worker stopped while sending it"
 
@@ -134,7 +134,7 @@ def _superseded(message: Outbox) -> bool:
     newer = Outbox.objects.filter(
         channel=message.channel, address=message.address, pk__gt=message.pk, status=Outbox.Status.PENDING
     )
-    if message.kind == automation.REMINDER and message.match_id is not None:
+    if message.kind == Outbox.Kind.REMINDER and message.match_id is not None:
         return newer.filter(match_id=message.match_id).exclude(kind__in=CHAT_KINDS).exists()
     if not message.replaces.startswith(TABLE_KEY):
         return False

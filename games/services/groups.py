@@ -7,17 +7,16 @@ hand results, which are public), in the language of the player who linked it.
 
 from __future__ import annotations
 
-from django.utils import translation
-from django.utils.translation import gettext as _
-
+from games.contract import Content
+from games.contract.groups import GroupFollows, NothingToShow
+from games.contract.tables import MoveView
 from games.engine import Hand
-from games.text.render import render
 
+from ..models import Event, Match, Outbox, Player, Seat
 from ..models import Hand as HandRow
-from ..models import Match, Outbox, Player, Seat
 from . import outbox, state
 from .change import change
-from .visibility import MoveView, public_table_view
+from .visibility import public_table_view
 
 TELEGRAM = Outbox.Channel.TELEGRAM
 
@@ -31,35 +30,26 @@ def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str
         match_id = Match.objects.filter(
             code=code, seats__player=player, status__in=(Match.Status.LOBBY, Match.Status.RUNNING)
         ).values_list("pk", flat=True)
-        with translation.override(player.language):
-            if not match_id:
-                text = _("%(name)s has no open match #%(code)s to show here.") % {
-                    "name": player.display_name,
-                    "code": code,
-                }
-                outbox.post(TELEGRAM, str(chat_id), "group", render(text, TELEGRAM).text)
-                return
+        if not match_id:
+            notice = NothingToShow(player.display_name, code)
+            outbox.post(TELEGRAM, str(chat_id), Outbox.Kind.GROUP, notice, language=player.language)
+            return
         match = state.lock(match_id[0])
         match.telegram_group_chat_id = chat_id
         match.group_language = player.language
-        state.append_event(match, "group_linked", actor=player, chat=chat_id)
-        to_group(
-            match,
-            "group",
-            lambda: _("This group follows #%(code)s: tables and results, never a hand.") % {"code": match.code},
-        )
+        state.append_event(match, Event.Kind.GROUP_LINKED, actor=player, chat=chat_id)
+        to_group(match, Outbox.Kind.GROUP, GroupFollows(match.code))
         if match.status == Match.Status.RUNNING:
             hand_row = match.current_hand
             tell_table(match, state.seats_of(match), hand_row, state.load_hand(match, hand_row))
 
 
-def to_group(match: Match, kind: str, content: object, replaces: str = "") -> None:
+def to_group(match: Match, kind: str, content: Content, replaces: str = "") -> None:
     """Post public ``content`` to the match's group, if it has one, in the group's language."""
     if match.telegram_group_chat_id is None:
         return
-    with translation.override(match.group_language):
-        rendered = render(content() if callable(content) else content, TELEGRAM)
-    outbox.post(TELEGRAM, str(match.telegram_group_chat_id), kind, rendered.text, match, replaces=replaces)
+    group = str(match.telegram_group_chat_id)
+    outbox.post(TELEGRAM, group, kind, content, match, replaces=replaces, language=match.group_language)
 
 
 def tell_table(
@@ -68,4 +58,4 @@ def tell_table(
     """The public table, edited in place while it stays the group's newest message."""
     if match.telegram_group_chat_id is not None:
         view = public_table_view(match, seats, hand_row, hand, last_moves)
-        to_group(match, "table", view, replaces=f"group:{match.code}")
+        to_group(match, Outbox.Kind.TABLE, view, replaces=f"group:{match.code}")

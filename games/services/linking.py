@@ -19,10 +19,10 @@ from django.conf import settings
 from django.db.models import F
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
-from django.utils.translation import gettext as _
 
+from games.contract import Notice
+from games.contract import account as a
 from games.text.protocol import Command
-from games.text.render import render
 
 from ..models import Match, Outbox, PhoneLink, Player
 from . import automation, outbox, presence
@@ -32,7 +32,6 @@ CODE_LIFETIME = timedelta(minutes=10)
 MAX_TRIES = 5
 MAX_CODES_PER_DAY = 5
 DAY = timedelta(days=1)
-CODE_MESSAGE = "link-code"  # the kind of the text that carries a code; the admin never shows one
 
 
 def code_hash(phone: str, code: str) -> str:
@@ -48,47 +47,41 @@ def masked(phone: str) -> str:
 # phone NUMBER ---------------------------------------------------------------
 
 
-def phone(player: Player, command: Command) -> str:
+def phone(player: Player, command: Command) -> Notice:
     """Text a one-time code to a number; ``link CODE`` from it makes it this player's."""
     number = command.text
     if not settings.SMS_ENABLED:
-        raise ServiceError(_("SMS is off on this server."))
+        raise ServiceError(a.SmsOff())
     if player.phone == number:
-        raise ServiceError(_("%(number)s is already your number.") % {"number": masked(number)})
+        raise ServiceError(a.AlreadyYourNumber(masked(number)))
     if Player.objects.filter(phone=number, sms_opted_out=True).exists():
-        raise ServiceError(_("%(number)s has sent STOP. Text START from it to us first.") % {"number": masked(number)})
+        raise ServiceError(a.NumberStopped(masked(number)))
     now = timezone.now()
     player.phone_links.filter(created_at__lt=now - DAY).delete()
     if player.phone_links.count() >= MAX_CODES_PER_DAY:
-        raise ServiceError(_("That is enough codes for today. Try again tomorrow."))
+        raise ServiceError(a.EnoughCodes())
     player.phone_links.filter(expires_at__gt=now).update(expires_at=now)
     code = f"{secrets.randbelow(10**6):06d}"
     PhoneLink.objects.create(
         player=player, phone=number, code_hash=code_hash(number, code), expires_at=now + CODE_LIFETIME
     )
     minutes = CODE_LIFETIME.seconds // 60
-    text = _(
-        "gin3 code %(code)s. To play as %(name)s on this phone, text back: link %(code)s (%(minutes)s min). "
-        "Not you? Ignore it."
-    ) % {"code": code, "name": player.display_name, "minutes": minutes}
-    outbox.post(Outbox.Channel.SMS, number, CODE_MESSAGE, render(text, Outbox.Channel.SMS).text)
-    return _("I texted a code to %(number)s. From that phone, text it back within %(minutes)s minutes: link CODE") % {
-        "number": masked(number),
-        "minutes": minutes,
-    }
+    text = a.LinkCode(code, player.display_name, minutes)
+    outbox.post(Outbox.Channel.SMS, number, Outbox.Kind.LINK_CODE, text, language=player.language)
+    return a.CodeSent(masked(number), minutes)
 
 
 # link CODE ------------------------------------------------------------------
 
 
-def link(player: Player, command: Command) -> str:
+def link(player: Player, command: Command) -> Notice:
     """Check a code texted from a phone and give that number to the player who asked for it.
 
     A wrong code is answered, not raised, so that the try it cost is kept.
     """
     number = player.phone
     if not number:
-        raise ServiceError(_("Text link CODE from the phone you are linking."))
+        raise ServiceError(a.LinkFromThePhone())
     now = timezone.now()
     waiting = list(
         PhoneLink.objects.select_for_update()
@@ -100,22 +93,17 @@ def link(player: Player, command: Command) -> str:
     if found is None:
         PhoneLink.objects.filter(pk__in=[row.pk for row in waiting]).update(tries=F("tries") + 1)
         if not waiting:
-            return _("No code is waiting for this phone. Where you play, type: phone %(number)s") % {"number": number}
-        return _("That code is wrong. Check it, or ask for a new one.")
+            return a.NoCodeWaiting(number)
+        return a.WrongCode()
     owner = found.player
     if owner.pk == player.pk:
         PhoneLink.objects.filter(phone=number).update(expires_at=now)
-        return _("This phone is already yours.")
+        return a.PhoneAlreadyYours()
     _give_number(player, owner)
     PhoneLink.objects.filter(phone=number).update(expires_at=now)
     if owner.last_channel and owner.last_channel != Outbox.Channel.SMS:
-        outbox.send(
-            owner,
-            "linked",
-            lambda: _("%(number)s is linked to you. Turns by SMS: notify sms") % {"number": masked(number)},
-            channel=owner.last_channel,
-        )
-    return _("This phone now plays as %(name)s. For your turns by SMS, text: notify sms") % {"name": owner.display_name}
+        outbox.send(owner, Outbox.Kind.LINKED, a.PhoneLinked(masked(number)), channel=owner.last_channel)
+    return a.PhoneNowPlays(owner.display_name)
 
 
 def _give_number(sender: Player, owner: Player) -> None:
@@ -128,10 +116,7 @@ def _give_number(sender: Player, owner: Player) -> None:
     if bare:
         busy = Match.objects.filter(seats__player=sender, status__in=(Match.Status.LOBBY, Match.Status.RUNNING)).first()
         if busy is not None:
-            raise ServiceError(
-                _("This phone plays in #%(code)s. Finish it (or resign) first, then text the code again.")
-                % {"code": busy.code}
-            )
+            raise ServiceError(a.PhoneBusy(busy.code))
     number = sender.phone
     sender.phone = None
     if bare:
@@ -145,23 +130,19 @@ def _give_number(sender: Player, owner: Player) -> None:
 # notify sms|telegram|auto ---------------------------------------------------
 
 
-def notify(player: Player, command: Command) -> str:
+def notify(player: Player, command: Command) -> Notice:
     """Choose where turn notices go; replies always go back where the command came from."""
     choice = command.text
     if choice == Player.Notify.SMS:
         if not player.phone:
-            raise ServiceError(_("Link a phone first: phone +15551234567"))
+            raise ServiceError(a.LinkAPhoneFirst())
         if player.sms_opted_out:
-            raise ServiceError(_("Your phone has sent STOP. Text START from it first."))
+            raise ServiceError(a.YourPhoneStopped())
     if choice == Player.Notify.TELEGRAM and not player.telegram_chat_id:
-        raise ServiceError(_("Write to the gin3 bot on Telegram first."))
+        raise ServiceError(a.TelegramFirst())
     player.notify_by = choice
     player.save(update_fields=["notify_by"])
-    if choice == Player.Notify.SMS:
-        return _("Your turns now come by SMS to %(number)s.") % {"number": masked(player.phone)}
-    if choice == Player.Notify.TELEGRAM:
-        return _("Your turns now come on Telegram.")
-    return _("Your turns now come where you last wrote from.")
+    return a.TurnsGoTo(choice, masked(player.phone) if choice == Player.Notify.SMS and player.phone else "")
 
 
 # STOP and START ------------------------------------------------------------
@@ -176,10 +157,10 @@ def opt_out(player: Player) -> None:
     player.sms_opted_out = True
 
 
-def opt_in(player: Player) -> str:
+def opt_in(player: Player) -> Notice:
     """START (or UNSTOP, YES): the number may be texted again, and he takes back the
     seats a computer played for him since STOP (the others are told, he gets the tables)."""
     player.sms_opted_out = False
     player.save(update_fields=["sms_opted_out"])
     presence.back_everywhere(player)
-    return _("You get gin3 texts again. Text help for the commands, STOP to stop them.")
+    return a.TextsAgain()

@@ -4,18 +4,15 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
-from functools import partial
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
-from games.text.protocol import NewOptions
-from games.text.style import duration_text
+from games.contract import matches as m
+from games.contract.options import MatchOptions
 
-from ..models import Match, Player, Seat, Strength
+from ..models import Event, Match, Outbox, Player, Seat, Strength
 from . import outbox, play, players, state
 from .change import change, current
 from .errors import ServiceError
@@ -44,22 +41,22 @@ def new_code(length: int = CODE_LENGTHS[0]) -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _position in range(length))
 
 
-def create(player: Player, options: NewOptions | None = None) -> Match:
+def create(player: Player, options: MatchOptions | None = None) -> Match:
     """A new match in the lobby with its creator in the first seat. Codes are never
     reused (finished matches keep theirs): when the short ones get crowded, a few
     taken codes in a row make the next tries one character longer."""
-    options = options or NewOptions()
+    options = options or MatchOptions()
     with change() as work:
         _check_waiting(player)
         match = with_new_code(player, options)
         work.track(match)
         Seat.objects.create(match=match, player=player, position=0)
-        state.append_event(match, "created", actor=player, **options.__dict__)
-        state.append_event(match, "joined", actor=player, position=0)
+        state.append_event(match, Event.Kind.CREATED, actor=player, **options.as_fields())
+        state.append_event(match, Event.Kind.JOINED, actor=player, position=0)
         return match
 
 
-def with_new_code(player: Player, options: NewOptions) -> Match:
+def with_new_code(player: Player, options: MatchOptions) -> Match:
     """A new match row with ``options``, made by ``player``, under a code no match has had."""
     for length in CODE_LENGTHS:
         for _attempt in range(TRIES_PER_LENGTH):
@@ -68,28 +65,23 @@ def with_new_code(player: Player, options: NewOptions) -> Match:
                     return Match.objects.create(
                         code=new_code(length),
                         created_by=player,
-                        move_seconds=options.move_seconds,
-                        target=options.target,
-                        gin_bonus=options.gin_bonus,
-                        undercut_bonus=options.undercut_bonus,
-                        may_discard_taken=options.may_discard_taken,
-                        is_open=options.is_open,
                         deadline=timezone.now() + first_lobby_clock(options.is_open),
+                        **options.as_fields(),
                     )
             except IntegrityError:
                 continue
-    raise ServiceError(_("Could not make a new match code; try again."))
+    raise ServiceError(m.NoFreeCode())
 
 
 def join(player: Player, code: str) -> Match:
     """Take a seat; the third seat starts the match (the cut for roles)."""
     match_id = Match.objects.filter(code=code.upper()).values_list("pk", flat=True).first()
     if match_id is None:
-        raise ServiceError(_("There is no match #%(code)s.") % {"code": code.upper()})
+        raise ServiceError(m.NoSuchMatch(code.upper()))
     with change():
         match = state.lock(match_id)
         if match.seats.filter(player=player).exists():
-            raise ServiceError(_("You are already in #%(code)s.") % {"code": match.code})
+            raise ServiceError(m.AlreadySeated(match.code))
         if match.status == Match.Status.LOBBY:
             _check_waiting(player)
         return _seat(match, player)
@@ -100,14 +92,7 @@ def _check_waiting(player: Player) -> None:
     waits for strangers, and a thousand of them would fill the lobby."""
     waiting = Match.objects.filter(status=Match.Status.LOBBY, seats__player=player).count()
     if waiting >= MAX_WAITING:
-        raise ServiceError(
-            ngettext(
-                "You have %(count)s match waiting for players: start it (bot) or leave it first.",
-                "You have %(count)s matches waiting for players: start one (bot) or leave one first.",
-                waiting,
-            )
-            % {"count": waiting}
-        )
+        raise ServiceError(m.TooManyWaiting(waiting))
 
 
 def add_computer(player: Player, match: Match, strength: str = Strength.STRONG) -> tuple[Match, Player]:
@@ -115,29 +100,24 @@ def add_computer(player: Player, match: Match, strength: str = Strength.STRONG) 
     with change():
         match = state.lock(match.pk)
         if not match.seats.filter(player=player).exists():
-            raise ServiceError(_("Only a player of #%(code)s can add a computer player.") % {"code": match.code})
+            raise ServiceError(m.NotAPlayerOf(match.code))
         computer = players.computer_player(match, strength)
         return _seat(match, computer, added_by=player), computer
 
 
 def _seat(match: Match, player: Player, added_by: Player | None = None) -> Match:
     if match.status != Match.Status.LOBBY:
-        raise ServiceError(_("#%(code)s has already started.") % {"code": match.code})
+        raise ServiceError(m.AlreadyStarted(match.code))
     taken = set(match.seats.values_list("position", flat=True))
     free = [position for position in range(SEATS) if position not in taken]
     if not free:
-        raise ServiceError(_("#%(code)s is full.") % {"code": match.code})
+        raise ServiceError(m.MatchFull(match.code))
     Seat.objects.create(match=match, player=player, position=free[0])
     current().seats.pop(match.pk, None)  # read again when next needed
-    state.append_event(match, "joined", actor=added_by or player, player=player.pk, position=free[0])
+    state.append_event(match, Event.Kind.JOINED, actor=added_by or player, player=player.pk, position=free[0])
     for seat in state.seats_of(match):
         if seat.player not in (player, added_by):  # they are answered by their reply
-            outbox.send(
-                seat.player,
-                "joined",
-                lambda: _("%(name)s joined #%(code)s.") % {"name": player.display_name, "code": match.code},
-                match,
-            )
+            outbox.send(seat.player, Outbox.Kind.JOINED, m.Joined(player.display_name, match.code), match)
     if len(free) == 1:
         play.start(match)
     else:
@@ -150,20 +130,15 @@ def leave(player: Player, match: Match) -> None:
     with change():
         match = state.lock(match.pk)
         if match.status != Match.Status.LOBBY:
-            raise ServiceError(_("#%(code)s has started: use resign to give it up.") % {"code": match.code})
+            raise ServiceError(m.StartedUseResign(match.code))
         match.seats.filter(player=player).delete()
         current().seats.pop(match.pk, None)
-        state.append_event(match, "left", actor=player)
+        state.append_event(match, Event.Kind.LEFT, actor=player)
         staying = [seat.player for seat in state.seats_of(match) if not seat.player.is_computer]
         if not staying:
             play.finish(match, None, "empty")
         for other in staying:
-            outbox.send(
-                other,
-                "left",
-                lambda: _("%(name)s left #%(code)s.") % {"name": player.display_name, "code": match.code},
-                match,
-            )
+            outbox.send(other, Outbox.Kind.LEFT, m.Left(player.display_name, match.code), match)
         match.version += 1
 
 
@@ -175,15 +150,9 @@ def expire(match_id: int) -> bool:
             return False
         play.finish(match, None, "expired")
         match.version += 1
-        waited = duration_text(lobby_lifetime().total_seconds())
+        closed = m.LobbyClosed(match.code, lobby_lifetime().total_seconds())
         for seat in state.seats_of(match):
-            outbox.send(
-                seat.player,
-                "over",
-                lambda: _("#%(code)s waited %(time)s for players and is closed. Start another: new")
-                % {"code": match.code, "time": waited},
-                match,
-            )
+            outbox.send(seat.player, Outbox.Kind.OVER, closed, match)
         return True
 
 
@@ -198,28 +167,18 @@ def resign(player: Player, match: Match) -> Player | None:
         best = max(seat.score for seat in others)
         leaders = [seat.player for seat in others if seat.score == best]
         winner = leaders[0] if len(leaders) == 1 else None
-        state.append_event(match, "resigned", actor=player)
+        state.append_event(match, Event.Kind.RESIGNED, actor=player)
         play.finish(match, winner, "resigned")
         match.version += 1
+        resigned = m.Resigned(player.display_name, match.code, winner.display_name if winner else "")
         for seat in others:  # the one who resigned is answered by his reply
-            outbox.send(seat.player, "over", partial(_resigned_text, player, match, winner), match)
+            outbox.send(seat.player, Outbox.Kind.OVER, resigned, match)
         return winner
 
 
 def check_resignable(match: Match) -> None:
     """Only a running match can be given up: one that waits for players is left."""
     if match.status == Match.Status.LOBBY:
-        raise ServiceError(_("#%(code)s has not started: use leave.") % {"code": match.code})
+        raise ServiceError(m.NotStartedUseLeave(match.code))
     if match.status != Match.Status.RUNNING:
-        raise ServiceError(_("#%(code)s is over.") % {"code": match.code})
-
-
-def _resigned_text(player: Player, match: Match, winner: Player | None) -> str:
-    return _("%(name)s resigned #%(code)s.") % {"name": player.display_name, "code": match.code} + " " + outcome(winner)
-
-
-def outcome(winner: Player | None) -> str:
-    """Who wins a match given up (R10.3)."""
-    if winner is None:
-        return _("The other two have the same score: nobody wins the match.")
-    return _("%(name)s wins the match!") % {"name": winner.display_name}
+        raise ServiceError(m.MatchIsOver(match.code))

@@ -13,39 +13,19 @@ offered a computer player for its free seats once it has waited
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
-
 from django.db.models import Count, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games.text.offers import Offer
-from games.text.protocol import NewOptions
-from games.text.style import deadline_text, duration_text
+from games.contract.lists import OpenMatch
+from games.contract.matches import ComputerOffer
+from games.contract.options import MatchOptions
 
-from ..models import Match, Player
+from ..models import Event, Match, Outbox, Player
 from . import matches, outbox, state
 from .change import change
 
 MAX_LISTED = 5  # the open list fits a message, and a few SMS
 CANDIDATES = 20  # join any tries at most these, oldest first, before it opens a match
-OFFERED = "bot_offered"
-
-
-@dataclass(frozen=True)
-class OpenMatch:
-    """An open match as anyone may see it in the lobby: its options, who waits, since when."""
-
-    code: str
-    move_seconds: int
-    target: int
-    gin_bonus: int
-    undercut_bonus: int
-    may_discard_taken: bool
-    names: tuple[str, ...]
-    since: datetime
 
 
 def waiting_for(player: Player, move_seconds: int | None = None) -> QuerySet:
@@ -67,11 +47,7 @@ def open_matches(player: Player) -> tuple[list[OpenMatch], int]:
     listed = [
         OpenMatch(
             code=match.code,
-            move_seconds=match.move_seconds,
-            target=match.target,
-            gin_bonus=match.gin_bonus,
-            undercut_bonus=match.undercut_bonus,
-            may_discard_taken=match.may_discard_taken,
+            options=match.options,
             names=tuple(seat.player.display_name for seat in match.seats.all()),
             since=match.created_at,
         )
@@ -91,7 +67,7 @@ def join_any(player: Player, move_seconds: int | None = None) -> tuple[Match, bo
             seated = match.seats.values_list("player_id", flat=True)
             if match.status == Match.Status.LOBBY and len(seated) < matches.SEATS and player.pk not in seated:
                 return matches.join(player, match.code), False
-        options = NewOptions(is_open=True) if move_seconds is None else NewOptions(move_seconds, is_open=True)
+        options = MatchOptions(is_open=True) if move_seconds is None else MatchOptions(move_seconds, is_open=True)
         return matches.create(player, options), True
 
 
@@ -108,22 +84,10 @@ def lobby_due(match_id: int) -> bool:
         if not match.is_open or closes <= now:
             return matches.expire(match_id)
         match.deadline = closes
-        if match.events.filter(kind=OFFERED).exists():
+        if match.events.filter(kind=Event.Kind.BOT_OFFERED).exists():
             return False
-        state.append_event(match, OFFERED)
-        waited = duration_text((now - match.created_at).total_seconds())
+        state.append_event(match, Event.Kind.BOT_OFFERED)
+        offer = ComputerOffer(match.code, (now - match.created_at).total_seconds(), closes)
         for seat in state.seats_of(match):
-            outbox.send(seat.player, "lobby", _bot_offer(match, waited, closes), match)
+            outbox.send(seat.player, Outbox.Kind.LOBBY, offer, match)
         return True
-
-
-def _bot_offer(match: Match, waited: str, closes: datetime) -> Callable[[], Offer]:
-    return lambda: Offer(
-        _(
-            "#%(code)s has waited %(waited)s for players. To start it now, type #%(code)s bot: a computer "
-            "player takes a free seat. If nobody joins, it closes %(when)s."
-        )
-        % {"code": match.code, "waited": waited, "when": deadline_text(closes)},
-        _("Add a computer player"),
-        f"#{match.code} bot",
-    )

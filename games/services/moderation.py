@@ -9,20 +9,18 @@ computer player and the turn clock are scheduled for the new state.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games.text.style import deadline_text
+from games.contract import Notice
+from games.contract import moderation as m
 
-from ..models import Match, Player, Seat, Strength
+from ..models import Event, Match, Outbox, Player, Seat, Strength
 from . import outbox, play, players, presence, state
 from .change import change
 from .errors import ServiceError
 
-KIND = "admin"
 UNFINISHED = (Match.Status.LOBBY, Match.Status.RUNNING)
 RUNNING = (Match.Status.RUNNING,)
 
@@ -36,7 +34,7 @@ def abort(match: Match, admin: str, reason: str = "") -> Match:
         match = _lock(match, UNFINISHED)
         _log(match, admin, "abort", reason)
         play.finish(match, None, "aborted")
-        _save_and_tell(match, reason, lambda: _("An admin aborted #%(code)s.") % {"code": match.code})
+        _save_and_tell(match, m.Aborted(match.code, reason))
         return match
 
 
@@ -47,12 +45,7 @@ def adjudicate(match: Match, position: int, admin: str, reason: str = "") -> Mat
         winner = _seat(match, position).player
         _log(match, admin, "adjudicate", reason, winner=winner.pk, position=position)
         play.finish(match, winner, "adjudicated")
-        _save_and_tell(
-            match,
-            reason,
-            lambda: _("An admin ended #%(code)s: %(name)s wins the match.")
-            % {"code": match.code, "name": winner.display_name},
-        )
+        _save_and_tell(match, m.Adjudicated(match.code, reason, winner.display_name))
         return match
 
 
@@ -61,12 +54,12 @@ def pause(match: Match, admin: str, reason: str = "") -> Match:
     with change():
         match = _lock(match, RUNNING)
         if match.is_paused:
-            raise ServiceError(_("#%(code)s is already paused.") % {"code": match.code})
+            raise ServiceError(m.AlreadyPaused(match.code))
         now = timezone.now()
         left = max(match.deadline - now, timedelta(0)) if match.deadline else timedelta(seconds=match.move_seconds)
         _log(match, admin, "pause", reason, remaining=left.total_seconds())
         match.paused_at, match.paused_remaining, match.deadline, match.remind_at = now, left, None, None
-        _save_and_tell(match, reason, lambda: _("An admin paused the clock of #%(code)s.") % {"code": match.code})
+        _save_and_tell(match, m.Paused(match.code, reason))
         return match
 
 
@@ -75,24 +68,19 @@ def resume(match: Match, admin: str, reason: str = "") -> Match:
     with change():
         match = _lock(match, RUNNING)
         if not match.is_paused:
-            raise ServiceError(_("#%(code)s is not paused.") % {"code": match.code})
+            raise ServiceError(m.NotPaused(match.code))
         deadline = timezone.now() + (match.paused_remaining or timedelta(seconds=match.move_seconds))
         _log(match, admin, "resume", reason, deadline=deadline.isoformat())
         match.deadline, match.paused_at, match.paused_remaining = deadline, None, None
         match.remind_at = deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
-        _save_and_tell(
-            match,
-            reason,
-            lambda: _("An admin restarted the clock of #%(code)s. Time runs out %(when)s.")
-            % {"code": match.code, "when": deadline_text(deadline)},
-        )
+        _save_and_tell(match, m.Resumed(match.code, reason, deadline))
         return match
 
 
 def extend(match: Match, by: timedelta, admin: str, reason: str = "") -> Match:
     """Give the player to move more time (added to the time left if the clock is paused)."""
     if by <= timedelta(0):
-        raise ServiceError(_("An extension must be longer than zero."))
+        raise ServiceError(m.EmptyExtension())
     with change():
         match = _lock(match, RUNNING)
         _log(match, admin, "extend", reason, seconds=by.total_seconds())
@@ -102,22 +90,8 @@ def extend(match: Match, by: timedelta, admin: str, reason: str = "") -> Match:
             match.deadline = (match.deadline or timezone.now()) + by
             # the reminder is due again at four fifths of the new time
             match.remind_at = match.deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
-        _save_and_tell(match, reason, lambda: _extension_text(match, by))
+        _save_and_tell(match, m.Extended(match.code, reason, by.total_seconds() / 3600, match.deadline))
         return match
-
-
-def _extension_text(match: Match, by: timedelta) -> str:
-    hours = f"{by.total_seconds() / 3600:g}"
-    if match.deadline is None:
-        return _("An admin gave %(hours)s more hours for the move in #%(code)s (the clock is paused).") % {
-            "hours": hours,
-            "code": match.code,
-        }
-    return _("An admin gave %(hours)s more hours for the move in #%(code)s. Time runs out %(when)s.") % {
-        "hours": hours,
-        "code": match.code,
-        "when": deadline_text(match.deadline),
-    }
 
 
 def replace_with_computer(
@@ -132,7 +106,7 @@ def replace_with_computer(
         seat = _seat(match, position)
         replaced = seat.player
         if replaced.is_computer:
-            raise ServiceError(_("A computer player already plays in that seat."))
+            raise ServiceError(m.SeatIsComputer())
         computer = players.computer_player(match, strength)
         _log(
             match,
@@ -146,19 +120,8 @@ def replace_with_computer(
         )
         seat.player, seat.autopilot, seat.timeouts_in_row = computer, False, 0
         seat.save(update_fields=["player", "autopilot", "timeouts_in_row"])
-        _tell(
-            replaced,
-            match,
-            reason,
-            lambda: _("An admin gave your seat in #%(code)s to a computer player, %(computer)s.")
-            % {"code": match.code, "computer": computer.display_name},
-        )
-        _save_and_tell(
-            match,
-            reason,
-            lambda: _("An admin replaced %(name)s in #%(code)s with a computer player, %(computer)s.")
-            % {"name": replaced.display_name, "code": match.code, "computer": computer.display_name},
-        )
+        outbox.send(replaced, Outbox.Kind.ADMIN, m.YourSeatGiven(match.code, reason, computer.display_name), match)
+        _save_and_tell(match, m.Replaced(match.code, reason, replaced.display_name, computer.display_name))
         return computer
 
 
@@ -176,7 +139,7 @@ def ban(player: Player, admin: str, reason: str = "", expires_at: datetime | Non
     with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if player.is_computer:
-            raise ServiceError(_("%(name)s is a computer player: replace it in a match instead.") % {"name": player})
+            raise ServiceError(m.CannotBanComputer(str(player)))
         player.banned, player.ban_reason, player.ban_expires_at = True, reason, expires_at
         player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
         expires = expires_at.isoformat() if expires_at else None
@@ -184,32 +147,22 @@ def ban(player: Player, admin: str, reason: str = "", expires_at: datetime | Non
             _log(match, admin, "ban", reason, player=player.pk, expires=expires)
             _computer_takes_seat_of(player, match)
             play.save(match)
-        outbox.send(player, KIND, lambda: ban_notice(player))
+        outbox.send(player, Outbox.Kind.ADMIN, ban_notice(player))
         return player
 
 
-def ban_notice(player: Player) -> str:
+def ban_notice(player: Player) -> m.Banned:
     """What a banned player is told when he is banned, and in reply to any
     command while he is: why, and until when."""
-    reason = player.ban_reason.strip().rstrip(".") or "-"
-    text = _("You are banned from gin3: %(reason)s.") % {"reason": reason}
-    if player.ban_expires_at is None:
-        return text
-    return text + " " + _("The ban ends %(when)s.") % {"when": deadline_text(player.ban_expires_at)}
+    return m.Banned(player.ban_reason, player.ban_expires_at)
 
 
 def _computer_takes_seat_of(player: Player, match: Match) -> None:
     """His seat's autopilot; the others hear that a computer plays for him, and not why."""
-
-    def notice() -> str:
-        return _("%(name)s may not play for now: a computer player plays for him in #%(code)s.") % {
-            "name": player.display_name,
-            "code": match.code,
-        }
-
+    notice = m.Suspended(player.display_name, match.code)
     if match.status == Match.Status.RUNNING:
         table = play.load_table(match.pk)
-        presence.hand_over(table, table.position_of(player), "autopilot", notice, tell_him=False)
+        presence.hand_over(table, table.position_of(player), Outbox.Kind.AUTOPILOT, notice, tell_him=False)
         return
     seat = match.seats.get(player=player)  # a match not started: it will not wait on his clock
     if not seat.autopilot:
@@ -217,7 +170,7 @@ def _computer_takes_seat_of(player: Player, match: Match) -> None:
         seat.save(update_fields=["autopilot", "timeouts_in_row"])
         for other in state.seats_of(match):
             if other.player_id != player.pk:
-                outbox.send(other.player, "autopilot", notice, match)
+                outbox.send(other.player, Outbox.Kind.AUTOPILOT, notice, match)
 
 
 def unban(player: Player, admin: str, reason: str = "") -> Player:
@@ -226,7 +179,7 @@ def unban(player: Player, admin: str, reason: str = "") -> Player:
     with change():
         player = Player.objects.select_for_update().get(pk=player.pk)
         if not player.banned:
-            raise ServiceError(_("%(name)s is not banned.") % {"name": player.display_name})
+            raise ServiceError(m.NotBanned(player.display_name))
         player.banned, player.ban_reason, player.ban_expires_at = False, "", None
         player.save(update_fields=["banned", "ban_reason", "ban_expires_at"])
         running = []
@@ -237,16 +190,8 @@ def unban(player: Player, admin: str, reason: str = "") -> Player:
             else:
                 running.append(match.code)
             play.save(match)
-        outbox.send(player, KIND, lambda: _unban_text(running))
+        outbox.send(player, Outbox.Kind.ADMIN, m.Unbanned(tuple(running)))
         return player
-
-
-def _unban_text(running: list[str]) -> str:
-    text = _("Your ban was lifted: you can play gin3 again.")
-    if not running:
-        return text
-    codes = " ".join(f"#{code}" for code in running)
-    return text + " " + _("Any command in a match gives you your seat back: %(codes)s") % {"codes": codes}
 
 
 def _locked_matches_of(player: Player) -> list[Match]:
@@ -264,36 +209,24 @@ def _lock(match: Match, statuses: tuple[str, ...]) -> Match:
     """The match locked for this transaction, refused unless its status allows the action."""
     locked = state.lock(match.pk)
     if locked.status not in statuses:
-        raise ServiceError(
-            _("#%(code)s is %(status)s: not possible now.")
-            % {"code": locked.code, "status": locked.get_status_display()}
-        )
+        raise ServiceError(m.NotPossibleNow(locked.code, Match.Status(locked.status).label))
     return locked
 
 
 def _seat(match: Match, position: int) -> Seat:
     seat = match.seats.select_related("player").filter(position=position).first()
     if seat is None:
-        raise ServiceError(_("#%(code)s has no seat %(position)s.") % {"code": match.code, "position": position})
+        raise ServiceError(m.NoSuchSeat(match.code, position))
     return seat
 
 
 def _log(match: Match, admin: str, action: str, reason: str, **details: object) -> None:
     """The admin event, appended before the action's own events (an end's "match_over")."""
-    state.append_event(match, KIND, action=action, admin=admin, reason=reason, **details)
+    state.append_event(match, Event.Kind.ADMIN, action=action, admin=admin, reason=reason, **details)
 
 
-def _save_and_tell(match: Match, reason: str, notice: Callable[[], str]) -> None:
+def _save_and_tell(match: Match, notice: Notice) -> None:
     """Save the match with a new version and tell its players, each in his own language."""
     play.save(match)
     for seat in state.seats_of(match):
-        _tell(seat.player, match, reason, notice)
-
-
-def _tell(player: Player, match: Match, reason: str, notice: Callable[[], str]) -> None:
-    """An admin's notice about ``match``, with the reason he gave, in the player's language."""
-
-    def text() -> str:
-        return notice() + (" " + _("Reason: %(reason)s") % {"reason": reason} if reason else "")
-
-    outbox.send(player, KIND, text, match)
+        outbox.send(seat.player, Outbox.Kind.ADMIN, notice, match)

@@ -27,26 +27,26 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime
 from functools import partial
+from typing import TypeVar
 
 from django.utils import timezone, translation
 
+from games.contract import Content
+from games.contract.tables import TableView
 from games.text.render import Rendered, render
 from games.text.tables import legend
 
 from ..models import Match, Outbox, Player
 from . import clocks
-from .change import current
-from .visibility import TableView
+from .change import Work, current
 
 SMS = Outbox.Channel.SMS
-
-Content = str | Callable[[], object] | object
-REPLY = "reply"
+T = TypeVar("T")
 
 
 @dataclass
 class Letter:
-    """A message a change will write: rendered for its reader only when the change ends."""
+    """A message a change will write: a value, worded for its reader only when the change ends."""
 
     kind: str
     content: Content
@@ -57,6 +57,7 @@ class Letter:
     replaces: str = ""
     inline: bool = False  # the channel answers it itself (an SMS reply in TwiML): not queued
     is_reply: bool = False  # the answer to its reader's own command
+    language: str = ""  # for a post to an address that is nobody's own: the language it is read in
     text: str = ""  # filled in by ``write``
 
 
@@ -90,27 +91,45 @@ def send(
     replaces: str = "",
 ) -> Letter:
     """Write ``content`` to ``player`` in this change, for his channel and language."""
-    letter = Letter(kind, content, player, match, channel, replaces=replaces)
-    current().letters.append(letter)
-    return letter
+    return _add(Letter(kind, content, player, match, channel, replaces=replaces))
 
 
 def reply(player: Player, content: Content, channel: str, replaces: str = "", inline: bool = False) -> Letter:
     """The answer to ``player``'s command, on the channel it came from. An inline reply
     (the channel answers it itself, as SMS in TwiML) is rendered when the change ends
     like every letter, and written nowhere; it tells that its reader is awake."""
-    letter = Letter(REPLY, content, player, channel=channel, replaces=replaces, inline=inline, is_reply=True)
-    current().letters.append(letter)
-    return letter
+    return _add(
+        Letter(Outbox.Kind.REPLY, content, player, channel=channel, replaces=replaces, inline=inline, is_reply=True)
+    )
 
 
 def post(
-    channel: str, address: str, kind: str, content: Content, match: Match | None = None, replaces: str = ""
+    channel: str,
+    address: str,
+    kind: str,
+    content: Content,
+    match: Match | None = None,
+    replaces: str = "",
+    language: str = "",
 ) -> Letter:
-    """Write to an address that is nobody's own (a Telegram group chat), in the active language."""
-    letter = Letter(kind, content, None, match, channel, address, replaces)
-    current().letters.append(letter)
+    """Write to an address that is nobody's own (a Telegram group chat, a phone being
+    linked), in ``language`` (the active one if none is given)."""
+    return _add(Letter(kind, content, None, match, channel, address, replaces, language=language))
+
+
+def _add(letter: Letter) -> Letter:
+    """Keep ``letter`` in the change in progress, which writes its letters when it ends."""
+    work = current()
+    if _write_letters not in work.writers:
+        work.writers.append(_write_letters)
+    work.letters.append(letter)
     return letter
+
+
+def _write_letters(work: Work) -> list[int]:
+    """The change's letters written; the ids of those that a worker delivers (the
+    terminal's are printed by its own process)."""
+    return [message.pk for message in write(work.letters) if message.channel != Outbox.Channel.TERMINAL]
 
 
 def write(letters: list[Letter]) -> list[Outbox]:
@@ -141,7 +160,7 @@ def write(letters: list[Letter]) -> list[Outbox]:
         replaces = "" if explanation and channel != SMS else letter.replaces
         rows.append(row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=replaces))
         if explanation and channel == SMS:
-            rows.append(row(kind="legend", text=explanation))
+            rows.append(row(kind=Outbox.Kind.LEGEND, text=explanation))
     release([player for player in awake.values() if clocks.has_quiet_hours(player)], now)
     return Outbox.objects.bulk_create(rows) if rows else []
 
@@ -169,18 +188,20 @@ def _merged(letters: list[Letter]) -> list[Letter]:
     for letter in letters:
         reader = letter.player.pk if letter.player else None
         reply_letter = replies.get(reader)
-        if reply_letter is not None and letter is not reply_letter and _content(letter) is _content(reply_letter):
+        if reply_letter is not None and letter is not reply_letter and letter.content is reply_letter.content:
             reply_letter.kind = letter.kind  # the reply is that message: a result is a result
             continue
-        if isinstance(_content(letter), TableView) and reader is not None:
-            key = (reader, _content(letter).code)
+        content = letter.content
+        if isinstance(content, TableView) and reader is not None:
+            key = (reader, content.code)
             earlier = newest.get(key)
             if earlier is not None:
-                moves = (*_content(earlier).last_moves, *_content(letter).last_moves)
-                earlier.content = replace(_content(letter), last_moves=_unique(moves))
+                assert isinstance(earlier.content, TableView)
+                moves = (*earlier.content.last_moves, *content.last_moves)
+                earlier.content = replace(content, last_moves=_unique(moves))
                 earlier.replaces = earlier.replaces and letter.replaces  # news that must arrive stays so
-                if letter.kind == "turn" and not earlier.is_reply:
-                    earlier.kind = "turn"
+                if letter.kind == Outbox.Kind.TURN and not earlier.is_reply:
+                    earlier.kind = Outbox.Kind.TURN
                 continue
             newest[key] = letter
         kept.append(letter)
@@ -191,19 +212,13 @@ def _unique(items: tuple) -> tuple:
     return tuple(dict.fromkeys(items))
 
 
-def _content(letter: Letter) -> object:
-    """A letter's content, worked out once: a callable is called in the reader's language and zone."""
-    if callable(letter.content) and not isinstance(letter.content, str):
-        letter.content = _in_language(letter, letter.content)
-    return letter.content
-
-
 @contextmanager
 def _as_reader(letter: Letter) -> Iterator[None]:
-    """Words in the reader's language, times in his zone (posts: as the poster set them)."""
+    """Words in the reader's language, times in his zone (posts: in the language given)."""
     player = letter.player
     if player is None:
-        yield
+        with translation.override(letter.language or translation.get_language()):
+            yield
         return
     with translation.override(player.language), timezone.override(clocks.zone_of(player)):
         yield
@@ -225,20 +240,18 @@ def _first_table(letter: Letter, explained: set[int]) -> bool:
     player = letter.player
     if player is None or player.tables_explained or player.pk in explained:
         return False
-    if not isinstance(_content(letter), TableView):
+    if not isinstance(letter.content, TableView):
         return False
     explained.add(player.pk)
     player.tables_explained = True
     return Player.objects.filter(pk=player.pk, tables_explained=False).update(tables_explained=True) == 1
 
 
-def _in_language(letter: Letter, text: Callable[[], object]) -> object:
+def _in_language(letter: Letter, text: Callable[[], T]) -> T:
     """``text()`` in the letter's reader's language and time zone."""
     with _as_reader(letter):
         return text()
 
 
 def _render(letter: Letter, channel: str) -> Rendered:
-    if letter.player is None:
-        return Rendered(str(letter.content))  # posted text is rendered by its poster
-    return _in_language(letter, lambda: render(_content(letter), channel))
+    return _in_language(letter, lambda: render(letter.content, channel))

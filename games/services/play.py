@@ -14,20 +14,20 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
+from games.contract.matches import CutForRoles, CutRound, NotRunning
+from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn, StaleMoment
+from games.contract.tables import Automatic, MoveView, ResultView
 from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase, Take
-from games.text.reasons import reason_text
 
+from ..models import Event, Match, Outbox, Player, Seat
 from ..models import Hand as HandRow
-from ..models import Match, Player, Seat
 from . import clocks, groups, outbox, records, state
 from .change import current
 from .errors import ServiceError, StaleError
-from .visibility import MoveView, ResultView, result_view, role_names, seat_of_role, table_view
+from .visibility import result_view, table_view
 
-OWN_MOVES = ("", "suggestion")
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
 REMINDER_SHARE = 0.2  # the player to move is reminded when a fifth of his time is left
 # A computer player moves at once, from the task the change publishes; if that task
@@ -52,10 +52,10 @@ class Table:
         return next((seat.position for seat in self.seats if seat.player_id == player.pk), None)
 
     def role_of(self, position: int) -> Role:
-        return Role(role_names(self.hand_row)[position])
+        return self.hand_row.roles.role_of(position)
 
     def position_of_role(self, role: Role) -> int:
-        return seat_of_role(self.hand_row, role)
+        return self.hand_row.roles.seat_of(role)
 
     @property
     def mover(self) -> int:
@@ -77,12 +77,9 @@ def load_table(match_id: int, version: int | None = None) -> Table:
     """Lock and load a running match; refuse a stale version."""
     match, seats = state.lock_table(match_id)
     if match.status != Match.Status.RUNNING:
-        raise ServiceError(_("Match #%(code)s is not running.") % {"code": match.code})
+        raise ServiceError(NotRunning(match.code))
     if version is not None and version != match.version:
-        raise StaleError(
-            _("That was for an earlier moment of #%(code)s. Here is the table now.") % {"code": match.code},
-            match.code,
-        )
+        raise StaleError(StaleMoment(match.code), match.code)
     hand_row = match.current_hand
     moves = state.moves_of(hand_row)
     return Table(match, seats, hand_row, state.load_hand(match, hand_row, moves), moves)
@@ -98,24 +95,19 @@ def start(match: Match) -> None:
     names = {seat.position: seat.player.display_name for seat in seats}
     draws = [{str(position): str(card) for position, card in cut.draws.items()} for cut in rounds]
     _begin_change(match)
-    state.append_event(match, "cut", rounds=draws, box=roles.box, captain=roles.captain, sitter=roles.sitter)
+    state.append_event(match, Event.Kind.CUT, rounds=draws, box=roles.box, captain=roles.captain, sitter=roles.sitter)
     match.status = Match.Status.RUNNING
     match.started_at = timezone.now()
-
-    def cut_text() -> str:
-        lines = [_("#%(code)s starts. The cut for roles:") % {"code": match.code}]
-        for number, cut in enumerate(rounds, start=1):
-            drawn = ", ".join(f"{names[p]} {card}" for p, card in sorted(cut.draws.items()))
-            lines.append((_("redraw: %(drawn)s") if number > 1 else "%(drawn)s") % {"drawn": drawn})
-        lines.append(
-            _("Box: %(box)s. Captain: %(captain)s. Sitter: %(sitter)s.")
-            % {"box": names[roles.box], "captain": names[roles.captain], "sitter": names[roles.sitter]}
-        )
-        return "\n".join(lines)
-
+    cut = CutForRoles(
+        match.code,
+        tuple(CutRound(tuple((names[p], card) for p, card in sorted(r.draws.items()))) for r in rounds),
+        box=names[roles.box],
+        captain=names[roles.captain],
+        sitter=names[roles.sitter],
+    )
     for seat in seats:
-        outbox.send(seat.player, "cut", cut_text, match)
-    groups.to_group(match, "cut", cut_text)
+        outbox.send(seat.player, Outbox.Kind.CUT, cut, match)
+    groups.to_group(match, Outbox.Kind.CUT, cut)
     hand_row, hand = state.deal_hand(match, seats, 1, roles)
     _begin_hand(Table(match, seats, hand_row, hand))
 
@@ -125,7 +117,7 @@ def _begin_hand(table: Table) -> None:
     _start_turn(table)
     for seat in table.seats:
         if seat.position != table.mover and table.role_of(seat.position) is not Role.SITTER:
-            _send_table(table, seat.position, "deal")
+            _send_table(table, seat.position, Outbox.Kind.DEAL)
     _announce_turn(table, ())
 
 
@@ -133,36 +125,31 @@ def _begin_hand(table: Table) -> None:
 
 
 def apply_move(
-    table: Table, position: int, action: Action, actor: Player | None, automatic: str = ""
+    table: Table, position: int, action: Action, actor: Player | None, automatic: Automatic = Automatic.TYPED
 ) -> ResultView | None:
     """Apply one move for the seat to move; return the hand's result if the move ended it.
-    ``automatic`` says how it was made: "" (typed or pressed), "suggestion" (the
-    captain accepted the sitter's), "timeout", "timeout-suggestion", "computer" (a
-    computer player's) or "autopilot" (a computer playing for an absent person).
-    Caller holds the lock."""
+    ``automatic`` says how it was made. Caller holds the lock."""
     if table.match.is_paused:
-        raise ServiceError(
-            _("#%(code)s is paused by an admin: nobody moves until it is resumed.") % {"code": table.match.code}
-        )
+        raise ServiceError(MatchPaused(table.match.code))
     if position != table.mover:
-        raise ServiceError(_("It is %(name)s's turn.") % {"name": table.name(table.mover)})
+        raise ServiceError(NotYourTurn(table.name(table.mover)))
     before = table.hand
     try:
         after, _events = before.apply(action)
     except IllegalAction as error:
-        raise ServiceError(_("Not allowed: %(why)s") % {"why": reason_text(error)}) from None
+        raise ServiceError(IllegalMove(error.code, dict(error.params), error.message)) from None
     _begin_change(table.match)
     data = {"move": str(action), "seat": position, "role": before.to_move.value}
     if automatic:
         data["automatic"] = automatic
     if isinstance(action, Take):
         data["taken"] = str(before.pile[-1])  # face up: the others are told which card went
-    state.append_event(table.match, state.MOVE, table.hand_row, actor, **data)
+    state.append_event(table.match, Event.Kind.MOVE, table.hand_row, actor, **data)
     table.moves.append(data)
     table.hand = after
     table.match.last_move_at = timezone.now()
     seat = table.seat(position)
-    if automatic in OWN_MOVES and seat.timeouts_in_row:
+    if automatic.is_own and seat.timeouts_in_row:
         seat.timeouts_in_row = 0
         seat.save(update_fields=["timeouts_in_row"])
     if table.hand_row.suggestion:
@@ -183,11 +170,11 @@ def apply_move(
     return None
 
 
-def _tell_mover(table: Table, position: int, automatic: str, public: MoveView) -> None:
+def _tell_mover(table: Table, position: int, automatic: Automatic, public: MoveView) -> None:
     """A player's own move is answered by the reply to his command; a move made
     for him (a timeout, his autopilot) he hears of here."""
-    if automatic not in OWN_MOVES:
-        _send_table(table, position, "moved", (public,))
+    if not automatic.is_own:
+        _send_table(table, position, Outbox.Kind.MOVED, (public,))
 
 
 def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
@@ -255,9 +242,9 @@ def _send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveVi
     that a newer table must not replace while it waits: he would never learn what
     was played in his name."""
     seat = table.seat(position)
-    if seat.autopilot or (kind == "advise" and not seat.player.advises):
+    if seat.autopilot or (kind == Outbox.Kind.ADVISE and not seat.player.advises):
         return
-    replaces = "" if kind == "moved" else table_key(table.match.code)
+    replaces = "" if kind == Outbox.Kind.MOVED else table_key(table.match.code)
     outbox.send(seat.player, kind, table.view(position, last_moves), table.match, replaces=replaces)
 
 
@@ -270,9 +257,9 @@ def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """The player to move is told once, with his cards and his options. The
     sitter follows his captain's hand: at each of the captain's turns he sees
     the moves since the last one, the captain's own discard included."""
-    _send_table(table, table.mover, "turn", last_moves)
+    _send_table(table, table.mover, Outbox.Kind.TURN, last_moves)
     if table.hand.to_move is Role.CAPTAIN:
-        _send_table(table, table.position_of_role(Role.SITTER), "advise", _recent_moves(table, SINCE_CAPTAIN))
+        _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, _recent_moves(table, SINCE_CAPTAIN))
     groups.tell_table(table.match, table.seats, table.hand_row, table.hand, last_moves)
 
 
@@ -280,7 +267,7 @@ def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """Within the captain's turn (he took a card), the sitter sees it, to advise
     on the discard; a computer captain does not wait for advice."""
     if table.hand.to_move is Role.CAPTAIN and not table.computer_plays(table.position_of_role(Role.CAPTAIN)):
-        _send_table(table, table.position_of_role(Role.SITTER), "advise", last_moves)
+        _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, last_moves)
 
 
 def _recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
@@ -290,7 +277,7 @@ def _recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
 
 def _move_view(table: Table, data: dict) -> MoveView:
     """A logged move as everyone hears of it."""
-    return MoveView(table.name(data["seat"]), data["move"], data.get("automatic", ""), data.get("taken", ""))
+    return MoveView(table.name(data["seat"]), data["move"], Automatic(data.get("automatic", "")), data.get("taken", ""))
 
 
 def _finish_hand(table: Table) -> ResultView:
@@ -310,14 +297,14 @@ def _finish_hand(table: Table) -> ResultView:
     hand_row.points = result.points
     hand_row.ended_at = timezone.now()
     game_winner = table.name(game.winner) if game.winner is not None else ""
-    next_roles = {} if game.winner is not None else role_names_of(game.roles)
+    next_roles = {} if game.winner is not None else {seat: role.value for seat, role in game.roles.by_seat().items()}
     view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner)
     hand_row.summary = summary_of(view)
     records.hand_finished(hand_row, table.seat(winner).player if winner is not None else None)
     hand_row.save(update_fields=["result", "winner", "winner_player", "points", "ended_at", "summary"])
     state.append_event(
         match,
-        "hand_over",
+        Event.Kind.HAND_OVER,
         hand_row,
         result=result.kind,
         winner=winner,
@@ -327,8 +314,8 @@ def _finish_hand(table: Table) -> ResultView:
         salt=hand_row.salt,
     )
     for seat in table.seats:
-        outbox.send(seat.player, "result", view, match)
-    groups.to_group(match, "result", view)
+        outbox.send(seat.player, Outbox.Kind.RESULT, view, match)
+    groups.to_group(match, Outbox.Kind.RESULT, view)
     if game.winner is not None:
         finish(match, table.seat(game.winner).player, "target")
         return view
@@ -336,10 +323,6 @@ def _finish_hand(table: Table) -> ResultView:
     table.hand_row, table.hand, table.moves = hand_row, new_hand, []
     _begin_hand(table)
     return view
-
-
-def role_names_of(roles) -> dict[int, str]:
-    return {roles.box: "box", roles.captain: "captain", roles.sitter: "sitter"}
 
 
 def summary_of(view) -> dict:
@@ -379,5 +362,5 @@ def finish(match: Match, winner: Player | None, reason: str) -> None:
     match.turn_seat = None
     match.paused_at = None
     match.paused_remaining = None
-    state.append_event(match, "match_over", winner=winner.pk if winner else None, reason=reason)
+    state.append_event(match, Event.Kind.MATCH_OVER, winner=winner.pk if winner else None, reason=reason)
     records.match_finished(match, winner, reason)

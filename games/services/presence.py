@@ -12,14 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from django.utils.translation import gettext as _
+from games.contract import Notice
+from games.contract.presence import PlayerReturned, YouAreBackIn
 
-from ..models import Match, Player, Seat
+from ..models import Event, Match, Outbox, Player, Seat
 from . import outbox, play, state
 from .change import change
 
 
-def hand_over(table: play.Table, position: int, kind: str, notice: Callable[[], str], tell_him: bool = True) -> None:
+def hand_over(table: play.Table, position: int, kind: str, notice: Notice, tell_him: bool = True) -> None:
     """A computer plays the seat from now on; everyone in the match is told ``notice``
     (a message of ``kind``: "autopilot", "unreachable"), its player too unless he is
     told otherwise (``tell_him``: a banned player hears why from the ban)."""
@@ -32,7 +33,7 @@ def hand_over(table: play.Table, position: int, kind: str, notice: Callable[[], 
             outbox.send(other.player, kind, notice, table.match)
 
 
-def gone(player: Player, kind: str, notice: Callable[[Player, Match], Callable[[], str]]) -> None:
+def gone(player: Player, kind: str, notice: Callable[[Player, Match], Notice]) -> None:
     """Hand every running seat of ``player`` to a computer, each match told ``notice(player, match)``."""
     with change():
         for match_id in _running_matches_of(player):
@@ -45,20 +46,13 @@ def take_back(player: Player, seat: Seat) -> None:
     told, and he gets the table now (after the answer to whatever he typed)."""
     table = play.load_table(seat.match_id)
     play.set_autopilot(table, seat.position, False)
-    state.append_event(table.match, "returned", actor=player)
+    state.append_event(table.match, Event.Kind.RETURNED, actor=player)
     match = table.match
     for other in table.seats:
         if other.position != seat.position:
-            outbox.send(
-                other.player,
-                "returned",
-                lambda: _("%(name)s is back in #%(code)s and plays again.")
-                % {"name": player.display_name, "code": match.code},
-                match,
-            )
-    note = _("You are back in #%(code)s: the computer no longer plays for you.") % {"code": match.code}
-    view = replace(table.view(seat.position), note=note)
-    outbox.send(player, "returned", view, match, replaces=play.table_key(match.code))
+            outbox.send(other.player, Outbox.Kind.RETURNED, PlayerReturned(player.display_name, match.code), match)
+    view = replace(table.view(seat.position), note=YouAreBackIn(match.code))
+    outbox.send(player, Outbox.Kind.RETURNED, view, match, replaces=play.table_key(match.code))
 
 
 def back_everywhere(player: Player) -> None:

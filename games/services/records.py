@@ -67,10 +67,12 @@ def match_finished(match: Match, winner: Player | None, reason: str) -> None:
 def _resigned_by(match: Match) -> int | None:
     """Who gave the match up: in the change that ends it, its "resigned" event is not
     written yet (``services.change`` writes the events when it ends)."""
-    pending = [event.actor_id for event in pending_events() if event.match_id == match.pk and event.kind == "resigned"]
+    pending = [
+        event.actor_id for event in pending_events() if event.match_id == match.pk and event.kind == Event.Kind.RESIGNED
+    ]
     if pending:
         return pending[-1]
-    return Event.objects.filter(match=match, kind="resigned").values_list("actor", flat=True).last()
+    return Event.objects.filter(match=match, kind=Event.Kind.RESIGNED).values_list("actor", flat=True).last()
 
 
 # The arithmetic, shared by the incremental path and the rebuild ----------------
@@ -239,7 +241,7 @@ def rebuild(batch: int = 500) -> int:
         for model in (PlayerMatch, HeadToHead, PlayerDay, PlayerRecord):
             model.objects.all().delete()
         ends = list(
-            Event.objects.filter(kind="match_over", match__status=Match.Status.FINISHED)
+            Event.objects.filter(kind=Event.Kind.MATCH_OVER, match__status=Match.Status.FINISHED)
             .order_by("pk")
             .values_list("match_id", "data")
         )

@@ -11,24 +11,17 @@ and those who agreed are told who did not answer.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games.text.offers import Offer
-from games.text.protocol import NewOptions
-from games.text.style import deadline_text
+from games.contract import rematch as r
 
-from ..models import Match, Player, Seat
+from ..models import Event, Match, Outbox, Player, Seat
 from . import matches, outbox, play, state
 from .change import change, current
 from .errors import ServiceError
-
-AGAIN = "again"
-LAPSED = "again_lapsed"
 
 
 def answer_time() -> timedelta:
@@ -41,14 +34,11 @@ def again(player: Player, match: Match) -> Match | None:
         match = state.lock(match.pk)
         now = timezone.now()
         _check_open(match, now)
-        agreed = set(match.events.filter(kind=AGAIN).values_list("actor_id", flat=True))
+        agreed = set(match.events.filter(kind=Event.Kind.AGAIN).values_list("actor_id", flat=True))
         seats = state.seats_of(match)
         if player.pk in agreed:
-            raise ServiceError(
-                _("You already agreed to play again: waiting for %(names)s.")
-                % {"names": _names(_silent(seats, agreed))}
-            )
-        state.append_event(match, AGAIN, actor=player)
+            raise ServiceError(r.AlreadyAgreed(_names(_silent(seats, agreed))))
+        state.append_event(match, Event.Kind.AGAIN, actor=player)
         agreed.add(player.pk)
         silent = _silent(seats, agreed)
         if silent:
@@ -73,20 +63,18 @@ def _check_open(match: Match, now: datetime) -> None:
     """Refuse ``again`` for a match that can't be played again now."""
     if match.status != Match.Status.FINISHED:
         if match.status == Match.Status.ABORTED:
-            raise ServiceError(_("#%(code)s was not played to its end: start another with new.") % {"code": match.code})
-        raise ServiceError(_("#%(code)s is not over yet.") % {"code": match.code})
+            raise ServiceError(r.NotPlayedToEnd(match.code))
+        raise ServiceError(r.NotOverYet(match.code))
     rematch = match.rematches.first()
     if rematch is not None:
-        raise ServiceError(_("#%(code)s is being played again: #%(new)s.") % {"code": match.code, "new": rematch.code})
-    lapsed = match.events.filter(kind=LAPSED).exists()
+        raise ServiceError(r.BeingPlayedAgain(match.code, rematch.code))
+    lapsed = match.events.filter(kind=Event.Kind.AGAIN_LAPSED).exists()
     if match.rematch_until is not None:
         lapsed = lapsed or match.rematch_until <= now
     else:
         lapsed = lapsed or match.finished_at is None or match.finished_at + answer_time() <= now
     if lapsed:
-        raise ServiceError(
-            _("The offer to play #%(code)s again has lapsed: start another with new.") % {"code": match.code}
-        )
+        raise ServiceError(r.OfferLapsed(match.code))
 
 
 def _silent(seats: list[Seat], agreed: set[int]) -> list[Player]:
@@ -94,8 +82,8 @@ def _silent(seats: list[Seat], agreed: set[int]) -> list[Player]:
     return [seat.player for seat in seats if not seat.player.is_computer and seat.player_id not in agreed]
 
 
-def _names(players: list[Player]) -> str:
-    return ", ".join(player.display_name for player in players)
+def _names(players: list[Player]) -> tuple[str, ...]:
+    return tuple(player.display_name for player in players)
 
 
 def _ask(match: Match, player: Player, seats: list[Seat], agreed: set[int], first: bool) -> None:
@@ -108,64 +96,34 @@ def _ask(match: Match, player: Player, seats: list[Seat], agreed: set[int], firs
         if other.pk == player.pk or other.is_computer:
             continue
         if other.pk in agreed:
-            outbox.send(other, "again", _agreed_notice(match, player, silent), match)
+            outbox.send(
+                other, Outbox.Kind.AGAIN, r.RematchAgreed(player.display_name, match.code, _names(silent)), match
+            )
         elif first:
-            outbox.send(other, "again", _offer(match, player, until), match)
-
-
-def _offer(match: Match, player: Player, until: datetime) -> Callable[[], Offer]:
-    return lambda: Offer(
-        _(
-            "%(name)s wants to play #%(code)s again, with the same players and options. To agree: again. "
-            "The offer lapses %(when)s."
-        )
-        % {"name": player.display_name, "code": match.code, "when": deadline_text(until)},
-        _("Play again"),
-        f"#{match.code} again",
-    )
-
-
-def _agreed_notice(match: Match, player: Player, silent: list[Player]) -> Callable[[], str]:
-    return lambda: _("%(name)s agreed to play #%(code)s again; waiting for %(names)s.") % {
-        "name": player.display_name,
-        "code": match.code,
-        "names": _names(silent),
-    }
+            outbox.send(other, Outbox.Kind.AGAIN, r.RematchOffer(player.display_name, match.code, until), match)
 
 
 def _first_to_ask(match: Match, player: Player) -> Player:
     """Who asked first: the new match is his, as a match is its creator's."""
-    first = match.events.filter(kind=AGAIN).order_by("seq").select_related("actor").first()
+    first = match.events.filter(kind=Event.Kind.AGAIN).order_by("seq").select_related("actor").first()
     return first.actor if first is not None and first.actor is not None else player
 
 
 def _start(old: Match, seats: list[Seat], creator: Player, last: Player) -> Match:
     """The new match: the same players in the same seats, the same options, a fresh cut.
     Everyone hears that it starts, but ``last``, who agreed last: his reply says so."""
-    options = NewOptions(
-        move_seconds=old.move_seconds,
-        target=old.target,
-        gin_bonus=old.gin_bonus,
-        undercut_bonus=old.undercut_bonus,
-        may_discard_taken=old.may_discard_taken,
-    )
+    options = old.options.without_lobby()
     new = current().track(matches.with_new_code(creator, options))
     new.rematch_of = old
     Seat.objects.bulk_create(Seat(match=new, player=seat.player, position=seat.position) for seat in seats)
-    state.append_event(new, "created", actor=creator, rematch_of=old.code, **options.__dict__)
+    state.append_event(new, Event.Kind.CREATED, actor=creator, rematch_of=old.code, **options.as_fields())
     for seat in seats:
-        state.append_event(new, "joined", actor=seat.player, position=seat.position)
-    state.append_event(old, "rematch", code=new.code)
+        state.append_event(new, Event.Kind.JOINED, actor=seat.player, position=seat.position)
+    state.append_event(old, Event.Kind.REMATCH, code=new.code)
+    starts = r.RematchStarts(new.code, old.code)
     for seat in seats:
-        if seat.player_id == last.pk:
-            continue
-        outbox.send(
-            seat.player,
-            "again",
-            lambda: _("All three agreed: #%(new)s, a rematch of #%(old)s, starts now.")
-            % {"new": new.code, "old": old.code},
-            new,
-        )
+        if seat.player_id != last.pk:
+            outbox.send(seat.player, Outbox.Kind.AGAIN, starts, new)
     play.start(new)
     return new
 
@@ -179,17 +137,11 @@ def lapse(match_id: int) -> bool:
         if match.status != Match.Status.FINISHED or match.rematch_until is None or match.rematch_until > now:
             return False
         match.rematch_until = None
-        state.append_event(match, LAPSED)
-        agreed = set(match.events.filter(kind=AGAIN).values_list("actor_id", flat=True))
+        state.append_event(match, Event.Kind.AGAIN_LAPSED)
+        agreed = set(match.events.filter(kind=Event.Kind.AGAIN).values_list("actor_id", flat=True))
         seats = state.seats_of(match)
-        silent = _names(_silent(seats, agreed))
+        notice = r.NoRematch(_names(_silent(seats, agreed)), match.code)
         for seat in seats:
             if seat.player_id in agreed:
-                outbox.send(
-                    seat.player,
-                    "again",
-                    lambda: _("%(names)s did not answer in time: #%(code)s will not be played again.")
-                    % {"names": silent, "code": match.code},
-                    match,
-                )
+                outbox.send(seat.player, Outbox.Kind.AGAIN, notice, match)
         return True

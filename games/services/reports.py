@@ -10,7 +10,8 @@ once, so that the queue is not flooded.
 from __future__ import annotations
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
+
+from games.contract.moderation import ReportsWaiting
 
 from ..models import Match, Player, Report
 from .errors import ServiceError
@@ -22,9 +23,7 @@ def report(player: Player, match: Match, text: str) -> Report:
     """File ``player``'s report about ``match``."""
     waiting = Report.objects.filter(match=match, reporter=player, handled=False).count()
     if waiting >= MAX_WAITING:
-        raise ServiceError(
-            _("Your reports on #%(code)s wait for a moderator already; they will read them.") % {"code": match.code}
-        )
+        raise ServiceError(ReportsWaiting(match.code))
     return Report.objects.create(match=match, reporter=player, text=text)
 
 

@@ -23,7 +23,6 @@ from ..models import Event, Match, Player, ProcessedUpdate, Seat
 from ..models import Hand as HandRow
 from .change import current
 
-MOVE = "move"
 _shuffler = secrets.SystemRandom()
 
 
@@ -93,13 +92,13 @@ def current_hand_row(match: Match) -> HandRow | None:
 
 def moves_of(hand_row: HandRow) -> list[dict]:
     """The hand's logged moves, oldest first, as the log has them (``move``, ``seat``, ...)."""
-    return list(hand_row.events.filter(kind=MOVE).order_by("seq").values_list("data", flat=True))
+    return list(hand_row.events.filter(kind=Event.Kind.MOVE).order_by("seq").values_list("data", flat=True))
 
 
 def load_hand(match: Match, hand_row: HandRow, moves: list[dict] | None = None) -> Hand:
     """The engine's hand, replayed from the deck and the logged moves."""
     moves = moves_of(hand_row) if moves is None else moves
-    return replay(parse_cards(hand_row.deck), [parse_action(data["move"]) for data in moves], match.options)
+    return replay(parse_cards(hand_row.deck), [parse_action(data["move"]) for data in moves], match.rules)
 
 
 def append_event(
@@ -150,7 +149,7 @@ def deal_hand(match: Match, seats: list[Seat], number: int, roles: Roles) -> tup
     match.current_hand = hand_row
     append_event(
         match,
-        "deal",
+        Event.Kind.DEAL,
         hand_row,
         number=number,
         box=roles.box,
@@ -158,18 +157,14 @@ def deal_hand(match: Match, seats: list[Seat], number: int, roles: Roles) -> tup
         sitter=roles.sitter,
         commitment=hand_row.commitment,
     )
-    return hand_row, deal(deck, match.options)
-
-
-def roles_of(hand_row: HandRow) -> Roles:
-    return Roles(box=hand_row.box, captain=hand_row.captain, sitter=hand_row.sitter)
+    return hand_row, deal(deck, match.rules)
 
 
 def game_of(match: Match, seats: list[Seat], hand_row: HandRow) -> Game:
     scores = tuple(seat.score for seat in seats)
     return Game(
-        roles=roles_of(hand_row),
-        options=match.options,
+        roles=hand_row.roles,
+        options=match.rules,
         scores=(scores[0], scores[1], scores[2]),
         hands_played=hand_row.number - 1,
     )

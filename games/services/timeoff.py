@@ -22,11 +22,11 @@ from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from games.text.style import deadline_text, duration_text
+from games.contract import Notice
+from games.contract import own_time as t
 
-from ..models import Match, Player, Seat, TimeOff
+from ..models import Event, Match, Outbox, Player, Seat, TimeOff
 from . import clocks, outbox, play, state
 from .change import change
 from .errors import ServiceError
@@ -61,12 +61,9 @@ def go_away(player: Player, length: timedelta) -> datetime:
         period = _current(player, now)
         start, until = (period.started_at if period else now), now + length
         if length < SHORTEST:
-            raise ServiceError(_("Time off is an hour at least: away 1h."))
+            raise ServiceError(t.TimeOffTooShort())
         if period is None and _started_since(player, now - timedelta(days=1)) >= STARTS_A_DAY:
-            raise ServiceError(
-                _("You have started time off %(count)s times in a day: the others are told each time. Later, please.")
-                % {"count": STARTS_A_DAY}
-            )
+            raise ServiceError(t.TooManyTimeOffStarts(STARTS_A_DAY))
         if not _fits(player, start, until, period):
             raise ServiceError(_too_much(player, now, period))
         period = period or TimeOff(player=player, started_at=now)
@@ -75,8 +72,8 @@ def go_away(player: Player, length: timedelta) -> datetime:
         before = clocks.clock_start(player, now)
         player.away_until = until
         player.save(update_fields=["away_until"])
-        tables = _restart_clocks(player, before, now, "away", until=until.isoformat())
-        _tell_others(player, tables, lambda codes: _away_notice(player, until, codes))
+        tables = _restart_clocks(player, before, now, Event.Kind.AWAY, until=until.isoformat())
+        _tell_others(player, tables, lambda codes: t.PlayerAway(player.display_name, until, codes))
         return until
 
 
@@ -87,7 +84,7 @@ def come_back(player: Player) -> list[Match]:
         _lock(player)
         now = timezone.now()
         if away_until(player, now) is None:
-            raise ServiceError(_("You are not away. away 3d stops your clocks for 3 days."))
+            raise ServiceError(t.NotAway())
         period = _current(player, now)
         if period is not None:
             period.ended_at = now
@@ -95,8 +92,8 @@ def come_back(player: Player) -> list[Match]:
         before = clocks.clock_start(player, now)
         player.away_until = None
         player.save(update_fields=["away_until"])
-        tables = _restart_clocks(player, before, now, "back")
-        _tell_others(player, tables, lambda codes: _back_notice(player, codes))
+        tables = _restart_clocks(player, before, now, Event.Kind.BACK)
+        _tell_others(player, tables, lambda codes: t.PlayerBack(player.display_name, codes))
         return [table.match for table in tables if table.mover == table.position_of(player)]
 
 
@@ -137,7 +134,7 @@ def _retime(match: Match, player: Player, before: datetime, now: datetime) -> No
     match.remind_at = None if reminded else remind_at
 
 
-def _tell_others(player: Player, tables: list[play.Table], notice: Callable[[str], Callable[[], str]]) -> None:
+def _tell_others(player: Player, tables: list[play.Table], notice: Callable[[tuple[str, ...]], Notice]) -> None:
     """One message to each other person who plays with him, naming their matches together."""
     shared: dict[int, tuple[Player, list[Match]]] = {}
     for table in tables:
@@ -145,23 +142,8 @@ def _tell_others(player: Player, tables: list[play.Table], notice: Callable[[str
             if seat.player_id != player.pk and not seat.player.is_computer:
                 shared.setdefault(seat.player_id, (seat.player, []))[1].append(table.match)
     for other, matches in shared.values():
-        codes = ", ".join(f"#{match.code}" for match in matches)
-        outbox.send(other, "away", notice(codes), matches[0] if len(matches) == 1 else None)
-
-
-def _away_notice(player: Player, until: datetime, codes: str) -> Callable[[], str]:
-    return lambda: _("%(name)s is away, back %(when)s: the clock waits for him in %(codes)s.") % {
-        "name": player.display_name,
-        "when": deadline_text(until),
-        "codes": codes,
-    }
-
-
-def _back_notice(player: Player, codes: str) -> Callable[[], str]:
-    return lambda: _("%(name)s is back: the clock runs for him again in %(codes)s.") % {
-        "name": player.display_name,
-        "codes": codes,
-    }
+        codes = tuple(match.code for match in matches)
+        outbox.send(other, Outbox.Kind.AWAY, notice(codes), matches[0] if len(matches) == 1 else None)
 
 
 # The allowance ----------------------------------------------------------------
@@ -206,7 +188,7 @@ def _fits(player: Player, start: datetime, end: datetime, period: TimeOff | None
     )
 
 
-def _too_much(player: Player, now: datetime, period: TimeOff | None) -> str:
+def _too_much(player: Player, now: datetime, period: TimeOff | None) -> Notice:
     """The refusal of more time off than is left, with the most he may ask for now."""
     year = _year(now, player)
     used = _taken(player, year, period)
@@ -214,24 +196,13 @@ def _too_much(player: Player, now: datetime, period: TimeOff | None) -> str:
         used += _overlap(period.started_at, now, _year_span(year, player))
     left = allowance() - used
     if left < SHORTEST:
-        return _("You have no time off left this year.")
+        return t.NoTimeOffLeft()
     example = f"{left.days}d" if left.days else f"{int(left.total_seconds() // 3600)}h"
-    return _("You have %(left)s of time off left this year: ask for that or less, like away %(example)s.") % {
-        "left": duration_text(left.total_seconds()),
-        "example": example,
-    }
+    return t.TooMuchTimeOff(left.total_seconds(), example)
 
 
-def status_text(player: Player) -> Callable[[], str]:
+def time_off_left(player: Player) -> t.TimeOffLeft:
     """``away`` alone: whether he is away, and the time off he has left this year."""
     now = timezone.now()
-    until, left = away_until(player, now), left_this_year(player, now)
-    amounts = {"left": duration_text(left.total_seconds()), "allowance": duration_text(allowance().total_seconds())}
-
-    def text() -> str:
-        said = _("Time off left this year: %(left)s of %(allowance)s.") % amounts
-        if until is None:
-            return said + " " + _("away 3d stops your clocks in every match for 3 days.")
-        return _("You are away, back %(when)s: back ends it now.") % {"when": deadline_text(until)} + " " + said
-
-    return text
+    left = left_this_year(player, now)
+    return t.TimeOffLeft(away_until(player, now), left.total_seconds(), allowance().total_seconds())

@@ -9,87 +9,21 @@ hand ends; then everything is public, the deck included.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
 
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
 
+from games.contract.lists import MatchLine
+from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep
+from games.contract.tables import Automatic, CardsView, MoveView, ResultView, SeatView, TableView
 from games.engine import Card, Hand, Role, best_arrangements, deadwood, deal, parse_action, parse_cards, replay
 from games.engine.hand import Discard, Knock, Phase
 
 from ..models import Event, Match, Outbox, Player, Report, Seat
 from ..models import Hand as HandRow
 from . import state
-
-
-@dataclass(frozen=True)
-class SeatView:
-    name: str
-    position: int
-    role: str  # "box", "captain", "sitter" or "" before the first deal
-    score: int
-    is_computer: bool = False
-    away_until: datetime | None = None  # his time off: his clocks wait until then
-
-
-@dataclass(frozen=True)
-class CardsView:
-    """A hand as its owner (or the sitter) sees it: melds grouped, deadwood counted."""
-
-    owner: str
-    melds: tuple[tuple[Card, ...], ...]
-    deadwood: tuple[Card, ...]
-    count: int
-
-
-@dataclass(frozen=True)
-class TableView:
-    """The table as one seat may see it."""
-
-    code: str
-    version: int
-    viewer: str
-    viewer_role: str
-    seats: tuple[SeatView, ...]
-    hand_number: int
-    target: int
-    cards: CardsView | None
-    pile_top: Card | None
-    stock_count: int
-    to_move: str
-    to_move_role: str
-    phase: str
-    deadline: datetime | None
-    paused: bool
-    moves: tuple[str, ...] = ()  # the commands the viewer may play now
-    knocks: dict[Card, int] = field(default_factory=dict)
-    suggestion: str = ""
-    last_moves: tuple[MoveView, ...] = ()
-    note: str = ""  # why the reader is shown the table, e.g. his button was old
-    commitment: str = ""
-
-
-@dataclass(frozen=True)
-class ResultView:
-    """The end of a hand: public to all, so it carries both hands."""
-
-    code: str
-    hand_number: int
-    kind: str
-    knocker: str
-    winner: str
-    points: int
-    knocker_cards: CardsView | None
-    defender_cards: CardsView | None
-    layoffs: tuple[Card, ...]
-    seats: tuple[SeatView, ...]
-    next_roles: dict[str, str]
-    game_winner: str
-    deck: str
-    salt: str
-    commitment: str
 
 
 def cards_view(owner: str, cards: tuple[Card, ...] | list[Card]) -> CardsView:
@@ -119,33 +53,8 @@ def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, .
 
 
 def role_names(hand_row: HandRow) -> dict[int, str]:
-    return {hand_row.box: "box", hand_row.captain: "captain", hand_row.sitter: "sitter"}
-
-
-def seat_of_role(hand_row: HandRow, role: Role) -> int:
-    return {Role.BOX: hand_row.box, Role.CAPTAIN: hand_row.captain, Role.SITTER: hand_row.sitter}[role]
-
-
-@dataclass(frozen=True)
-class MoveView:
-    """A move as every player may hear of it: a draw never names its card, a
-    take names the face-up card it took (``taken``), which everyone saw.
-    ``automatic`` says how it was made (see ``play.apply_move``); the words for
-    it are the renderer's, in each reader's language."""
-
-    name: str
-    move: str
-    automatic: str = ""
-    taken: str = ""
-
-    def __str__(self) -> str:
-        return f"{self.name}: {self.move}"
-
-    def without_advice(self) -> MoveView:
-        """The move as the box and the public see it: whether the team's move was the
-        sitter's suggestion is the team's secret (R3.2)."""
-        automatic = {"suggestion": "", "timeout-suggestion": "timeout"}.get(self.automatic, self.automatic)
-        return replace(self, automatic=automatic)
+    """Each seat's role in a hand, by name: ``{0: "box", 1: "captain", 2: "sitter"}``."""
+    return {seat: role.value for seat, role in hand_row.roles.by_seat().items()}
 
 
 def table_view(
@@ -158,14 +67,14 @@ def table_view(
 ) -> TableView:
     """The table as the player in ``position`` may see it."""
     names = {seat.position: seat.player.display_name for seat in seats}
-    role = Role(role_names(hand_row)[position])
+    role = hand_row.roles.role_of(position)
     # The sitter sees the captain's cards (R3.2); each active player sees his own.
     cards_role = Role.CAPTAIN if role is Role.SITTER else role
-    cards_owner = names[seat_of_role(hand_row, cards_role)]
-    to_move_position = seat_of_role(hand_row, hand.to_move)
+    cards_owner = names[hand_row.roles.seat_of(cards_role)]
+    to_move_position = hand_row.roles.seat_of(hand.to_move)
     is_mover = position == to_move_position and not hand.is_over
     moves, knocks = (), {}
-    captain = seats[seat_of_role(hand_row, Role.CAPTAIN)]
+    captain = seats[hand_row.roles.seat_of(Role.CAPTAIN)]
     advising = role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over
     if is_mover or (advising and not (captain.player.is_computer or captain.autopilot)):
         moves, knocks = available_moves(hand)
@@ -219,8 +128,8 @@ def result_view(
     knocker_cards = defender_cards = None
     knocker = winner = ""
     if result.knocker is not None and settlement is not None:
-        knocker = names[seat_of_role(hand_row, result.knocker)]
-        defender = names[seat_of_role(hand_row, result.knocker.opponent)]
+        knocker = names[hand_row.roles.seat_of(result.knocker)]
+        defender = names[hand_row.roles.seat_of(result.knocker.opponent)]
         knocker_cards = CardsView(
             knocker,
             tuple(meld.cards for meld in settlement.knocker.melds),
@@ -234,7 +143,7 @@ def result_view(
             settlement.defender_count,
         )
     if result.winner is not None:
-        winner = names[seat_of_role(hand_row, result.winner)]
+        winner = names[hand_row.roles.seat_of(result.winner)]
     return ResultView(
         code=match.code,
         hand_number=hand_row.number,
@@ -252,28 +161,6 @@ def result_view(
         salt=hand_row.salt,
         commitment=hand_row.commitment,
     )
-
-
-@dataclass(frozen=True)
-class MatchLine:
-    """One of a player's matches as he may see it in a list (``status``, ``help``):
-    where it stands and what he may do in it, never a card of anyone else's."""
-
-    code: str
-    status: str  # "lobby" or "running"
-    players: int  # seats taken
-    hand_number: int = 0
-    role: str = ""  # his role in the hand in play
-    to_move: str = ""  # who is to move
-    your_move: bool = False
-    moves: tuple[str, ...] = ()  # what he may play now, or suggest as the sitter
-    knocks: dict[Card, int] = field(default_factory=dict)
-    upcard: Card | None = None  # the pile's top, which "take" takes
-    partner: str = ""  # the captain's sitter, the sitter's captain
-    suggestion: str = ""  # the sitter's suggestion waiting for the captain
-    deadline: datetime | None = None
-    paused: bool = False
-    mover_away_until: datetime | None = None  # the player to move is away until then (time off)
 
 
 def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
@@ -314,124 +201,9 @@ def away_until(player: Player | None) -> datetime | None:
     return player.away_until
 
 
-@dataclass(frozen=True)
-class MatchesView:
-    """A player's matches, for ``status`` with several and for ``help``."""
-
-    lines: tuple[MatchLine, ...]
-    more: int = 0  # matches left out of a long list
-
-
-@dataclass(frozen=True)
-class HelpView:
-    """``help``: his matches as lines, and the ways he can be reached."""
-
-    lines: tuple[MatchLine, ...]
-    more: int = 0
-    telegram: bool = False
-    phone: bool = False
-    away_until: datetime | None = None  # his own time off
-
-
-# Everyone: the public pages and the moderation desk --------------------------
-#
-# A running hand shows what lies face up: the pile (each card discarded, and
-# who took which back), the size of the stock, whose turn and the clock. No
-# hand's cards, no card of the stock, no deck and no salt, until it is revealed
-# (``is_revealed``); then all of it, move by move, so that anyone can replay it
-# and check the deck against the commitment published at the deal.
-
-
-@dataclass(frozen=True)
-class PublicMove:
-    """A move as anyone may know it: the card of a take (it lay face up on the
-    pile), of a discard and of a knock; the card of a draw only once the hand
-    is revealed (``card`` None before)."""
-
-    name: str
-    role: str
-    action: str  # "pass", "take", "draw", "discard" or "knock"
-    card: Card | None = None
-    automatic: str = ""
-
-
-@dataclass(frozen=True)
-class PublicTableView:
-    """The hand in play as anyone may see it: no hand's cards and not the stock."""
-
-    code: str
-    hand_number: int
-    seats: tuple[SeatView, ...]
-    pile_top: Card | None
-    stock_count: int
-    to_move: str
-    to_move_role: str
-    phase: str
-    deadline: datetime | None
-    paused: bool
-    commitment: str
-    last_moves: tuple[MoveView, ...] = ()
-    moves: tuple[PublicMove, ...] = ()  # the hand so far, as anyone saw it
-    version: int = 0
-
-
-@dataclass(frozen=True)
-class ReplayStep:
-    """One moment of a revealed hand, everything face up: after ``move`` (the
-    deal when None), what each active player holds, the pile's top and the stock."""
-
-    move: PublicMove | None
-    box: tuple[Card, ...]
-    captain: tuple[Card, ...]
-    pile_top: Card | None
-    stock_count: int
-
+# Everyone: the public pages and the moderation desk (games.contract.public) --
 
 DEAL_PLACES = ("captain", "box")  # hand.py ``deal``: the captain first, then in turn
-
-
-@dataclass(frozen=True)
-class PublicHandView:
-    """A hand on the public page: its result once it ends, and its deck, salt,
-    moves and replay once revealed (``is_revealed``); before that, its commitment only."""
-
-    number: int
-    roles: tuple[tuple[str, str], ...]  # (role, name) for box, captain, sitter, as dealt
-    result: str
-    winner: str
-    points: int
-    summary: dict
-    commitment: str
-    deck: str = ""
-    salt: str = ""
-    moves: tuple[PublicMove, ...] = ()
-    steps: tuple[ReplayStep, ...] = ()
-    dealt: tuple[tuple[Card, str], ...] = ()  # each card of the deck and where the deal put it
-    is_revealed: bool = False
-    is_detailed: bool = False  # with its deck, moves and replay (one hand per page: see ``public_match_view``)
-
-
-@dataclass(frozen=True)
-class PublicMatchView:
-    """A match as the public page shows it."""
-
-    code: str
-    status: str
-    status_label: str
-    target: int
-    seats: tuple[SeatView, ...]
-    winner: str
-    table: PublicTableView | None
-    hands: tuple[PublicHandView, ...]
-    created_at: datetime
-    finished_at: datetime | None
-    version: int = 0
-    options: dict = field(default_factory=dict)
-    seat_names: tuple[tuple[str, ...], ...] = ()  # per seat, everyone who held it, in order
-    scores: tuple[tuple[int, ...], ...] = ()  # the three cumulative scores before hand 1 and after each hand
-    player_ids: dict[str, int] = field(default_factory=dict)  # name -> player, for links
-
-
 PLAYER_FIELDS = ("box_player", "captain_player", "sitter_player", "winner_player")
 
 
@@ -462,7 +234,7 @@ def public_table_view(
         seats=seat_views(seats, hand_row),
         pile_top=hand.pile[-1] if hand.pile else None,
         stock_count=len(hand.stock),
-        to_move=names[seat_of_role(hand_row, hand.to_move)],
+        to_move=names[hand_row.roles.seat_of(hand.to_move)],
         to_move_role=hand.to_move.value,
         phase=hand.phase.value,
         deadline=match.deadline,
@@ -484,7 +256,7 @@ def _steps(
     """The hand replayed by the engine from its deck, move by move. Unless
     ``revealed``, a step holds only what lies face up: no hand's cards, and a
     draw without its card."""
-    hand = deal(deck, match.options)
+    hand = deal(deck, match.rules)
 
     def held(cards: tuple[Card, ...]) -> tuple[Card, ...]:
         return tuple(sorted(cards)) if revealed else ()
@@ -495,16 +267,11 @@ def _steps(
         event = events[0]
         card = event.card if revealed or event.kind != "draw" else None
         name = actor or players[data["role"]].display_name
-        move = PublicMove(name, data["role"], event.kind, card, _public_note(data.get("automatic", "")))
+        how = Automatic(data.get("automatic", "")).public()  # never whether the team took advice (R3.2)
+        move = PublicMove(name, data["role"], event.kind, card, how)
         pile_top = hand.pile[-1] if hand.pile else None
         steps.append(ReplayStep(move, held(hand.box), held(hand.captain), pile_top, len(hand.stock)))
     return steps
-
-
-def _public_note(automatic: str) -> str:
-    """How a move was made, as anyone may know it: a timeout or a computer, but
-    never whether the team followed the sitter's advice (R3.2)."""
-    return {"suggestion": "", "timeout-suggestion": "timeout"}.get(automatic, automatic)
 
 
 def hand_players(hand_row: HandRow, seats: list[Seat]) -> dict[str, Player]:
@@ -553,7 +320,7 @@ def public_hand_view(
         return replace(view, is_revealed=True)
     if logged is None:
         logged = list(
-            hand_row.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name")
+            hand_row.events.filter(kind=Event.Kind.MOVE).order_by("seq").values_list("data", "actor__display_name")
         )
     deck = tuple(parse_cards(hand_row.deck))
     steps = _steps(deck, match, players, logged, revealed=True)
@@ -584,13 +351,13 @@ def public_match_view(match: Match, detail: int | None = None) -> PublicMatchVie
     running = hand_rows[-1] if match.status == Match.Status.RUNNING and hand_rows else None
     wanted = [row.pk for row in (shown, running) if row is not None]
     logged: dict[int, list[tuple[dict, str | None]]] = {pk: [] for pk in wanted}
-    moves = Event.objects.filter(match=match, kind=state.MOVE, hand__in=wanted).order_by("seq")
+    moves = Event.objects.filter(match=match, kind=Event.Kind.MOVE, hand__in=wanted).order_by("seq")
     for hand_id, data, actor in moves.values_list("hand_id", "data", "actor__display_name") if wanted else ():
         logged[hand_id].append((data, actor))
     table = None
     if running is not None:
         actions = [parse_action(data["move"]) for data, _actor in logged[running.pk]]
-        hand = replay(parse_cards(running.deck), actions, match.options)
+        hand = replay(parse_cards(running.deck), actions, match.rules)
         table = public_table_view(match, seats, running, hand, logged=logged[running.pk])
     hands = tuple(public_hand_view(match, seats, row, logged.get(row.pk), detailed=row is shown) for row in hand_rows)
     return PublicMatchView(
@@ -605,13 +372,7 @@ def public_match_view(match: Match, detail: int | None = None) -> PublicMatchVie
         created_at=match.created_at,
         finished_at=match.finished_at,
         version=match.version,
-        options={
-            "target": match.target,
-            "gin_bonus": match.gin_bonus,
-            "undercut_bonus": match.undercut_bonus,
-            "may_discard_taken": match.may_discard_taken,
-            "move_seconds": match.move_seconds,
-        },
+        options=match.options,
         seat_names=_seat_names(seats, hand_rows),
         scores=_score_history(hand_rows),
         player_ids=_player_ids(seats, hand_rows),
@@ -627,8 +388,10 @@ def public_live_view(match: Match) -> PublicTableView | None:
     if current is None:
         return None
     seats = state.seats_of(match)
-    logged = list(current.events.filter(kind=state.MOVE).order_by("seq").values_list("data", "actor__display_name"))
-    hand = replay(parse_cards(current.deck), [parse_action(data["move"]) for data, _actor in logged], match.options)
+    logged = list(
+        current.events.filter(kind=Event.Kind.MOVE).order_by("seq").values_list("data", "actor__display_name")
+    )
+    hand = replay(parse_cards(current.deck), [parse_action(data["move"]) for data, _actor in logged], match.rules)
     return public_table_view(match, seats, current, hand, logged=logged)
 
 
@@ -679,9 +442,9 @@ def event_text(event: Event) -> str:
     play too: it is read only once the match is over, or once a player has
     reported the match (``report TEXT``) and the desk must see what was said."""
     data = dict(event.data)
-    if event.kind == "suggestion" and event.hand and not is_revealed(event.match, event.hand):
+    if event.kind == Event.Kind.SUGGESTION and event.hand and not is_revealed(event.match, event.hand):
         data["move"] = HIDDEN
-    if event.kind == "team" and "text" in data and not team_talk_open(event.match):
+    if event.kind == Event.Kind.TEAM and "text" in data and not team_talk_open(event.match):
         data["text"] = HIDDEN
     return ", ".join(f"{key}: {value}" for key, value in data.items())
 
@@ -692,12 +455,12 @@ def team_talk_open(match: Match) -> bool:
     return ended or Report.objects.filter(match=match).exists()
 
 
-def message_text(message: Outbox) -> str:
+def message_text(message: Outbox) -> str | None:
     """An outgoing message's text for the moderation desk. A message may show
     its recipient's cards, so while a hand they could belong to is in play (its
     match runs; for a reply, which names no match, any match runs in which he
     sits or was dealt the hand in play, as a player whose seat a moderator gave
-    to a computer was) only a note is shown."""
+    to a computer was) it is not shown: None."""
     if message.match_id:
         matches = Match.objects.filter(pk=message.match_id)
     else:
@@ -709,5 +472,5 @@ def message_text(message: Outbox) -> str:
             | Q(current_hand__sitter_player=reader)
         )
     if matches.filter(status=Match.Status.RUNNING).exists():
-        return gettext("(hidden while the match runs: it may show a player's cards)")
+        return None
     return message.text

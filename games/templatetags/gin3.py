@@ -15,6 +15,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from games.contract.tables import Automatic
 from games.engine import Card, parse_cards
 from games.text.style import ROLE_NAMES, duration_text
 
@@ -100,7 +101,7 @@ MOVE_WORDS = {
     "discard": _("%(name)s discards"),
     "knock": _("%(name)s knocks, discarding"),
 }
-MOVE_NOTES = {"timeout": _("(time ran out)"), "computer": _("(computer)")}
+MOVE_NOTES = {Automatic.TIMEOUT: _("(time ran out)"), Automatic.COMPUTER: _("(computer)")}
 
 
 @register.filter

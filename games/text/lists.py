@@ -2,17 +2,21 @@
 
 ``status`` with several matches lists them (``matches_text``); ``help`` says
 what makes sense now for the asker's role and state in each (``help_text``).
-Both are built from ``visibility.MatchLine``, which holds only what he may see.
+Both are built from ``games.contract.lists.MatchLine``, which holds only what he
+may see; ``score`` from ``ScoreView``.
 """
 
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
-from .style import ROLE_MARKS, SMS_STYLE, Style, deadline_text, moves_text
+from games.contract.lists import HelpView, MatchesView, MatchLine, ScoreView
+
+from .sentences import sentence
+from .style import HAND_KINDS, ROLE_MARKS, SMS_STYLE, Style, deadline_text, moves_text
 
 
-def matches_text(view, style: Style) -> str:
+def matches_text(view: MatchesView, style: Style) -> str:
     """``status`` with several matches: one line each, the reader's turns first to see."""
     lines = [_("Your matches:")]
     lines += [_match_line(line, style) for line in view.lines]
@@ -23,7 +27,7 @@ def matches_text(view, style: Style) -> str:
     return "\n".join(lines)
 
 
-def _match_line(line, style: Style) -> str:
+def _match_line(line: MatchLine, style: Style) -> str:
     head = style.bold(f"#{line.code}")
     if line.status == "lobby":
         return head + " " + _("waits for players (%(count)s of 3).") % {"count": line.players}
@@ -42,7 +46,7 @@ def _match_line(line, style: Style) -> str:
     return head + " " + said + _away_note(line, style)
 
 
-def help_text(view, style: Style) -> str:
+def help_text(view: HelpView, style: Style) -> str:
     """What makes sense now, match by match, then what always works."""
     lines = [] if view.lines else [_no_match(), _strangers()]
     lines += [_help_line(line, style) for line in view.lines]
@@ -73,7 +77,7 @@ def _strangers() -> str:
     return _("Find players: open lists waiting matches; join any seats you.")
 
 
-def _away_note(line, style: Style) -> str:
+def _away_note(line: MatchLine, style: Style) -> str:
     """`` Alice is away, back in 2d (...).`` when the player to move takes time off."""
     if line.mover_away_until is None or line.your_move:
         return ""
@@ -83,7 +87,7 @@ def _away_note(line, style: Style) -> str:
     }
 
 
-def _help_line(line, style: Style) -> str:
+def _help_line(line: MatchLine, style: Style) -> str:
     code = style.bold(f"#{line.code}")
     if line.status == "lobby":
         return _("%(code)s waits for players (%(count)s of 3): bot adds a computer player, leave leaves it.") % {
@@ -95,7 +99,7 @@ def _help_line(line, style: Style) -> str:
     return _role_help(line, style, code) + _away_note(line, style) + " " + _("resign gives the match up.")
 
 
-def _role_help(line, style: Style, code: str) -> str:
+def _role_help(line: MatchLine, style: Style, code: str) -> str:
     names = {"partner": style.name(line.partner), "to_move": style.name(line.to_move), "code": code}
     if line.your_move:
         said = _("%(code)s, your move: %(moves)s.") % {"code": code, "moves": moves_text(line, 0)}
@@ -133,3 +137,19 @@ def _legend_line(style: Style) -> str:
             "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."
         )
     return legend % ROLE_MARKS
+
+
+@sentence.register
+def score_text(view: ScoreView) -> str:
+    """``score``: the scores and every hand played so far, with who won it and how."""
+    scores = ", ".join(f"{name} {score}" for name, score in view.scores)
+    lines = [_("#%(code)s to %(target)s: %(scores)s") % {"code": view.code, "target": view.target, "scores": scores}]
+    for hand in view.hands:
+        if not hand.winner:
+            lines.append(_("Hand %(number)s: drawn") % {"number": hand.number})
+        else:
+            lines.append(
+                _("Hand %(number)s: %(name)s +%(points)s (%(kind)s)")
+                % {"number": hand.number, "name": hand.winner, "points": hand.points, "kind": HAND_KINDS[hand.kind]}
+            )
+    return "\n".join(lines)

@@ -2,54 +2,61 @@
 
 A button only carries a command that can be typed (PROTOCOL.md). Help offers a
 player in no match to find one or open one (in a match, the table's buttons are
-the ones he needs); the final result of a match offers to play it again;
-a notice may offer one command of its own (``Offer``), such as the lobby's
-computer player for a match that waits too long or a rematch to agree to.
+the ones he needs); the final result of a match offers to play it again; an
+offer of the lobby (a computer player for a match that waits too long) or of a
+rematch carries its command.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from functools import singledispatch
 
 from django.utils.translation import gettext as _
+
+from games.contract import Content
+from games.contract.lists import HelpView
+from games.contract.matches import ComputerOffer
+from games.contract.rematch import RematchOffer
+from games.contract.tables import ResultView
 
 # What help's buttons carry: commands, typed as they are in every language.
 FIND_A_MATCH = "join any"
 OPEN_A_MATCH = "new open"
 
-
-@dataclass(frozen=True)
-class Offer:
-    """A notice that offers one command: its text says what to type, and on
-    Telegram a button labelled ``label`` carries ``command``."""
-
-    text: str
-    label: str
-    command: str
-
-    def __str__(self) -> str:
-        return self.text
+Buttons = list[list[dict[str, str]]]
 
 
-def offer_buttons(content: object) -> list[list[dict[str, str]]]:
+@singledispatch
+def offer_buttons(content: Content) -> Buttons:
     """The buttons under a message that is not a table (Telegram)."""
-    kind = type(content).__name__
-    if kind == "Offer":
-        return [[{"text": content.label, "data": content.command}]]
-    if kind == "HelpView" and not content.lines:
-        return [[{"text": _("Find a match"), "data": FIND_A_MATCH}, {"text": _("New match"), "data": OPEN_A_MATCH}]]
-    if _is_final_result(content):
-        return [[{"text": _("Play again"), "data": f"#{content.code} again"}]]
     return []
 
 
-def offer_line(content: object) -> str:
+@offer_buttons.register
+def _help_buttons(content: HelpView) -> Buttons:
+    if content.lines:
+        return []
+    return [[{"text": _("Find a match"), "data": FIND_A_MATCH}, {"text": _("New match"), "data": OPEN_A_MATCH}]]
+
+
+@offer_buttons.register
+def _result_buttons(content: ResultView) -> Buttons:
+    return [[{"text": _("Play again"), "data": f"#{content.code} again"}]] if content.game_winner else []
+
+
+@offer_buttons.register
+def _computer_offer_buttons(content: ComputerOffer) -> Buttons:
+    return [[{"text": _("Add a computer player"), "data": f"#{content.code} bot"}]]
+
+
+@offer_buttons.register
+def _rematch_offer_buttons(content: RematchOffer) -> Buttons:
+    return [[{"text": _("Play again"), "data": f"#{content.code} again"}]]
+
+
+def offer_line(content: Content) -> str:
     """What a text channel adds where Telegram has a button: under a match's final
     result, how to play it again (the other offers say it in their text)."""
-    if _is_final_result(content):
+    if isinstance(content, ResultView) and content.game_winner:
         return _("To play again with the same players: again")
     return ""
-
-
-def _is_final_result(content: object) -> bool:
-    return type(content).__name__ == "ResultView" and bool(content.game_winner)

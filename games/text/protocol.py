@@ -1,4 +1,4 @@
-"""The text command language of ../shared/PROTOCOL.md, shared by every channel.
+"""The text command language (docs/protocol.md), shared by every channel.
 
 ``parse`` turns what a player typed (or a button carried) into a ``Command``,
 or raises ``ProtocolError`` with a short reply that says what is possible.
@@ -6,7 +6,7 @@ or raises ``ProtocolError`` with a short reply that says what is possible.
 >>> parse("#K7Q2 d 10h")
 Command(name='discard', code='K7Q2', version=None, card=Th, text='', number=None, options=None, suggestion=None)
 >>> parse("/new 3d to 150 undercut 5 open").options
-NewOptions(move_seconds=259200, target=150, gin_bonus=25, undercut_bonus=5, may_discard_taken=False, is_open=True)
+MatchOptions(move_seconds=259200, target=150, gin_bonus=25, undercut_bonus=5, may_discard_taken=False, is_open=True)
 """
 
 from __future__ import annotations
@@ -16,14 +16,13 @@ import functools
 import re
 import unicodedata
 import zoneinfo
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 
+from games.contract.options import BY_WORD, MOVE_TIMES, OPTION, MatchOptions, Option
 from games.engine import Card, CardError
 
-MOVE_TIMES = {"5m": 300, "15m": 900, "1h": 3600, "12h": 43200, "1d": 86400, "3d": 259200, "7d": 604800}
-DEFAULT_MOVE_TIME = "1d"
 LANGUAGE_CODES = ("en", "mk", "he", "lt", "mr", "ms")
 OPT_OUT_WORDS = frozenset({"stop", "quit", "end", "cancel", "unsubscribe", "stopall"})
 OPT_IN_WORDS = frozenset({"start", "unstop", "yes"})
@@ -40,8 +39,6 @@ MAX_AWAY = 366 * 86400
 QUIET_PATTERN = re.compile(r"^(\d{1,2})(?::00)?-(\d{1,2})(?::00)?$")  # quiet 23-07, quiet 23:00-07:00
 ANY = "any"  # join any
 MAX_NUMBER_DIGITS = 6  # no option needs more; int() of thousands of digits is slow, and refused past 4,300
-UNDERCUT_BONUS_RANGE = (0, 25)
-TARGET_RANGE = (50, 500)
 
 ALIASES = {
     "d": "discard",
@@ -85,18 +82,6 @@ class ProtocolError(ValueError):
 
 
 @dataclass(frozen=True)
-class NewOptions:
-    """What ``new`` sets: every option of RULES.md's table, the clock, and the lobby."""
-
-    move_seconds: int = MOVE_TIMES[DEFAULT_MOVE_TIME]
-    target: int = 100
-    gin_bonus: int = 25
-    undercut_bonus: int = 10
-    may_discard_taken: bool = False  # R6.2 off: ``anydiscard``
-    is_open: bool = False  # listed in the public lobby: ``open``
-
-
-@dataclass(frozen=True)
 class Command:
     """A parsed command. ``code`` and ``version`` come from a ``#CODE`` or
     ``#CODE@VERSION`` prefix; buttons carry the version so that an old button
@@ -108,7 +93,7 @@ class Command:
     card: Card | None = None
     text: str = ""
     number: int | None = None
-    options: NewOptions | None = None
+    options: MatchOptions | None = None
     suggestion: Command | None = None
 
     @property
@@ -362,48 +347,49 @@ def _card(word: str) -> Card:
         raise ProtocolError(message) from None
 
 
-def _new_options(args: list[str]) -> NewOptions:
+def _new_options(args: list[str]) -> MatchOptions:
     """``new [TIME] [to N] [gin N] [undercut N] [anydiscard] [open]``, in any order,
-    each once. A word it can't read is named, and a second time a move (or target,
-    or bonus) is refused rather than one of the two chosen in silence."""
-    options = NewOptions()
+    each once (``games.contract.options.OPTIONS``). A word it can't read is named, and
+    a second time a move (or target, or bonus) is refused rather than one of the two
+    chosen in silence."""
+    chosen: dict[str, int | bool] = {}
     words = [word.lower() for word in args]
     given: dict[str, str] = {}  # option -> the words that gave it
     while words:
         word = words.pop(0)
-        if word == "anydiscard":
-            options = replace(options, may_discard_taken=True)
+        option = BY_WORD.get(word)
+        if option is not None and option.is_switch:
+            chosen[option.name] = True
             continue
-        if word == "open":
-            options = replace(options, is_open=True)
-            continue
-        if word in ("to", "gin", "undercut") and words and _is_number(words[0]):
-            option, said = word, f"{word} {words[0]}"
-            options = _with_number(options, word, int(words.pop(0)))
+        if option is not None and words and _is_number(words[0]):
+            said = f"{word} {words[0]}"
+            chosen[option.name] = _option_number(option, int(words.pop(0)))
         elif word in MOVE_TIMES:
-            option, said = "time", word
-            options = replace(options, move_seconds=MOVE_TIMES[word])
+            option, said = OPTION["move_seconds"], word
+            chosen[option.name] = MOVE_TIMES[word]
         else:
-            unread = f"{word} {words[0]}" if word in ("to", "gin", "undercut") and words else word
+            unread = f"{word} {words[0]}" if option is not None and words else word
             raise ProtocolError(_("new can't read '%(word)s'.") % {"word": _short(unread)} + " " + _new_usage())
-        if option in given:
-            raise ProtocolError(_("%(first)s or %(second)s? Give it once.") % {"first": given[option], "second": said})
-        given[option] = said
-    return options
+        if option.name in given:
+            raise ProtocolError(
+                _("%(first)s or %(second)s? Give it once.") % {"first": given[option.name], "second": said}
+            )
+        given[option.name] = said
+    return MatchOptions(**chosen)  # type: ignore[arg-type]
 
 
-def _with_number(options: NewOptions, word: str, value: int) -> NewOptions:
-    if word == "to":
-        if not TARGET_RANGE[0] <= value <= TARGET_RANGE[1]:
-            raise ProtocolError(_("The target score is 50 to 500: new to 150"))
-        return replace(options, target=value)
-    if word == "gin":
-        if value not in (20, 25):
-            raise ProtocolError(_("The gin bonus is 25 or 20: new gin 20"))
-        return replace(options, gin_bonus=value)
-    if not UNDERCUT_BONUS_RANGE[0] <= value <= UNDERCUT_BONUS_RANGE[1]:
-        raise ProtocolError(_("The undercut bonus is 0 to 25: new undercut 15"))
-    return replace(options, undercut_bonus=value)
+def _option_number(option: Option, value: int) -> int:
+    """``value`` for ``option``, or the refusal that says what it may be."""
+    if value in option.values:
+        return value
+    if option.name == "target":
+        said = _("The target score is %(low)s to %(high)s: new to 150")
+    elif option.name == "gin_bonus":
+        said = _("The gin bonus is %(first)s or %(second)s: new gin 20")
+    else:
+        said = _("The undercut bonus is %(low)s to %(high)s: new undercut 15")
+    first, second = option.values[0], option.values[-1]
+    raise ProtocolError(said % {"low": option.low, "high": option.high, "first": first, "second": second})
 
 
 def _new_usage() -> str:

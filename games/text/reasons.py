@@ -8,13 +8,11 @@ means nothing to a player.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from django.utils.translation import gettext as _
 
-from games.engine import IllegalAction
-
-SENTENCES: dict[str, Callable[[dict], str]] = {
+SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "hand_over": lambda _params: _("the hand is over."),
     "upcard_first": lambda _params: _("on the first turn you take the face-up card or pass."),
     "pass_only_upcard": lambda _params: _("you may pass only on the face-up card, on the first turn."),
@@ -31,7 +29,8 @@ SENTENCES: dict[str, Callable[[dict], str]] = {
 }
 
 
-def reason_text(error: IllegalAction) -> str:
-    """Why the engine refused a move, as a sentence in the active language."""
-    sentence = SENTENCES.get(error.code)
-    return sentence(error.params) if sentence else error.message
+def reason_text(code: str, params: Mapping[str, object], message: str = "") -> str:
+    """Why the engine refused a move (its ``IllegalAction.code`` and ``params``), as a
+    sentence in the active language; the engine's own ``message`` for a code not worded here."""
+    words = SENTENCES.get(code)
+    return words(params) if words else message

@@ -1,48 +1,73 @@
-"""Turning the service layer's views into text for each channel: one entry, ``render``.
+"""Turning the services' values into text for each channel: one entry, ``render``.
 
-The words are in ``tables`` (the table and the end of a hand) and ``lists``
-(a player's matches, help); the styles of the channels in ``style``.
+A value's words come from the module of its subject (``tables``, ``lists``,
+``lobby``, ``matches``, ``moves``, ``account``, ``own_time``, ``presence``,
+``rematch``, ``moderation``, ``groups``), which register them by type
+(``sentences``); the styles of the channels are in ``style``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import singledispatch
 
 from django.utils.translation import get_language
 
+from games.contract import Content, Notice
+from games.contract.lists import HelpView, MatchesView
+from games.contract.public import PublicTableView
+from games.contract.tables import ResultView, TableView
+
+from . import account, groups, lobby, matches, moderation, moves, own_time, presence, rematch  # noqa: F401 (sentences)
 from .bidi import isolate
 from .lists import help_text, matches_text
-from .offers import offer_buttons, offer_line
+from .offers import Buttons, offer_buttons, offer_line
+from .sentences import sentence
 from .sms import compact
-from .style import SMS, TELEGRAM, style_for
+from .style import SMS, TELEGRAM, Style, style_for
 from .tables import public_table_text, result_text, sms_table, table_buttons, table_text
 
 
 @dataclass(frozen=True)
 class Rendered:
     text: str
-    buttons: list[list[dict[str, str]]] = field(default_factory=list)
+    buttons: Buttons = field(default_factory=list)
 
 
-def render(content: object, channel: str) -> Rendered:
-    """Render a view (or a plain string) for ``channel``, in the active language. For a
-    right-to-left reader the left-to-right tokens (cards, codes, commands) are isolated,
-    except by SMS, where every character is paid for (``bidi``)."""
+def render(content: Content, channel: str) -> Rendered:
+    """Render a value for ``channel``, in the active language. For a right-to-left
+    reader the left-to-right tokens (cards, codes, commands) are isolated, except by
+    SMS, where every character is paid for (``bidi``)."""
     style = style_for(channel)
-    kind = type(content).__name__
-    if kind == "TableView" and channel == SMS:
-        return Rendered(sms_table(content))
-    if kind == "TableView":
+    if isinstance(content, TableView):
+        if channel == SMS:
+            return Rendered(sms_table(content))
         text = table_text(content, style)
         return Rendered(isolate(text, get_language()), table_buttons(content) if channel == TELEGRAM else [])
-    words = {
-        "ResultView": result_text,
-        "PublicTableView": public_table_text,
-        "MatchesView": matches_text,
-        "HelpView": help_text,
-    }.get(kind)
-    text = words(content, style) if words else style.text(str(content))
+    text = words(content, style)
     if channel != TELEGRAM and (line := offer_line(content)):
         text += "\n" + line
     buttons = offer_buttons(content) if channel == TELEGRAM else []
     return Rendered(compact(text) if channel == SMS else isolate(text, get_language()), buttons)
+
+
+def said(notice: Notice) -> str:
+    """A notice in plain words, in the active language, for a page that shows it as it is
+    (the desk shows why it refused an action)."""
+    return sentence(notice)
+
+
+@singledispatch
+def words(content: Content, style: Style) -> str:
+    raise TypeError(f"nothing renders {type(content).__name__}")
+
+
+@words.register
+def _notice(content: Notice, style: Style) -> str:
+    return style.text(sentence(content))
+
+
+words.register(ResultView, result_text)
+words.register(PublicTableView, public_table_text)
+words.register(MatchesView, matches_text)
+words.register(HelpView, help_text)

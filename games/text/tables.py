@@ -1,17 +1,21 @@
 """The table, the moves that led to it and the end of a hand, as each reader reads them.
 
-The views carry only what their reader may see (``games.services.visibility``),
-so nothing here can show a hidden card; everything is worded here, in the
-reader's language, never in the service layer.
+The views carry only what their reader may see (``games.services.visibility``
+fills them), so nothing here can show a hidden card.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from html import escape
 
 from django.utils.translation import gettext as _
 
+from games.contract.public import PublicTableView
+from games.contract.tables import Automatic, MoveView, ResultView, TableView
+
+from .sentences import sentence
 from .sms import compact, fits, segments
 from .style import (
     ROLE_MARKS,
@@ -27,7 +31,7 @@ from .style import (
 )
 
 
-def sms_table(view) -> str:
+def sms_table(view: TableView) -> str:
     """The table in as few segments as it can take, and in them as much as fits:
     everything; else without the scores line (``score`` has them); else one knock
     listed, not two; else fewer of the moves before, oldest first. The deadline
@@ -44,7 +48,7 @@ def sms_table(view) -> str:
     return next(text for text in texts if fits(text, fewest))
 
 
-def turns_text(moves, style: Style) -> list[str]:
+def turns_text(moves: Iterable[MoveView], style: Style) -> list[str]:
     """A player's moves in a row share a line, a discard in the short form players
     type, and how the moves were made is said once: ``Bo: draw, d 7h (automatic: time ran out)``."""
     turns: list[tuple[str, list[str], list[str]]] = []
@@ -68,24 +72,24 @@ def turns_text(moves, style: Style) -> list[str]:
     return lines
 
 
-def _move_note(automatic: str) -> str:
+def _move_note(automatic: Automatic) -> str:
     """How a move was made, when its player did not type it (``play.apply_move``)."""
     note = ""
-    if automatic.startswith("timeout"):
+    if automatic.timed_out:
         note += " " + _("(automatic: time ran out)")
-    if automatic == "autopilot":
+    if automatic is Automatic.AUTOPILOT:
         note += " " + _("(played for him by a computer)")
-    if automatic.endswith("suggestion"):
+    if automatic.advised:
         note += " " + _("(the sitter's suggestion)")
     return note
 
 
-def table_text(view, style: Style, knocks: int = 0, deadline: bool = True, scores: bool = True) -> str:
+def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = True, scores: bool = True) -> str:
     """The table as its reader may see it; ``knocks`` caps the knocks listed, the
     player to move is told when his time runs out unless ``deadline`` is off, and
     the scores line is left out when ``scores`` is off (SMS, to fit)."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
-    lines += [style.text(view.note)] if view.note else []
+    lines += [style.text(sentence(view.note))] if view.note is not None else []
     lines += turns_text(view.last_moves, style)
     if view.cards is not None:
         owner = style.name(view.cards.owner) + ": " if view.viewer_role == "sitter" else ""
@@ -100,7 +104,7 @@ def table_text(view, style: Style, knocks: int = 0, deadline: bool = True, score
     return "\n".join(lines)
 
 
-def _turn_line(view, style: Style, knocks: int, deadline: bool) -> str:
+def _turn_line(view: TableView, style: Style, knocks: int, deadline: bool) -> str:
     """Whose move it is: the reader's own (with his moves and his time), the captain's
     he advises (with the suggestions he may make), or someone else's."""
     if view.paused:
@@ -141,7 +145,7 @@ def legend(channel: str) -> str:
     return escape(text, quote=False) if channel == TELEGRAM else text
 
 
-def public_table_text(view, style: Style) -> str:
+def public_table_text(view: PublicTableView, style: Style) -> str:
     """The table for someone who holds no seat (a group): what lies face up and the counts."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
     lines += turns_text(view.last_moves, style)
@@ -152,7 +156,7 @@ def public_table_text(view, style: Style) -> str:
     return "\n".join(lines)
 
 
-def table_buttons(view) -> list[list[dict[str, str]]]:
+def table_buttons(view: TableView) -> list[list[dict[str, str]]]:
     """One button per move; each carries the match and its version so that an
     old button is refused instead of acting on a newer table."""
     if not view.moves:
@@ -179,7 +183,7 @@ def _label(move: str) -> str:
     return {"take": _("take"), "draw": _("draw"), "pass": _("pass")}.get(move, move)
 
 
-def result_text(view, style: Style) -> str:
+def result_text(view: ResultView, style: Style) -> str:
     """The end of a hand, public to all: both hands, the layoffs, the points, what comes next."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s over.") % {"number": view.hand_number}]
     if view.kind == "draw":

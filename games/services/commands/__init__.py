@@ -17,8 +17,11 @@ from dataclasses import replace
 
 from django.conf import settings
 from django.utils import translation
-from django.utils.translation import ngettext
 
+from games.contract import Notice
+from games.contract.base import Worded
+from games.contract.moves import TooFast
+from games.contract.tables import TableView
 from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
 
@@ -26,7 +29,6 @@ from ...models import Match, Outbox, Player
 from .. import linking, moderation, outbox, play, state
 from ..change import change
 from ..errors import ServiceError, StaleError
-from ..visibility import TableView
 from . import account, again, finding, info, lobby, moves, report, time_off
 from .choosing import Reply
 
@@ -60,6 +62,7 @@ HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
     "quiet": time_off.quiet,
     "tz": time_off.tz,
     "report": report.report,
+    "group": info.group,
 }
 
 
@@ -110,10 +113,6 @@ def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None,
     return command, HANDLERS[command.name](player, command)
 
 
-class TooFast(ServiceError):
-    """More commands than a person types: refused, and said so (not to every one of a flood)."""
-
-
 # How often a player over the limit is told so: by SMS every text costs, so once a
 # minute; elsewhere often enough that a person who typed a move is never left unanswered.
 TOLD_TOO_FAST_EVERY = {Outbox.Channel.SMS: 60.0}
@@ -128,13 +127,7 @@ def _keep_pace(player: Player, channel: str) -> None:
     if wait:
         every = TOLD_TOO_FAST_EVERY.get(channel, TOLD_TOO_FAST_OTHERWISE)
         told = not limiter.acquire([Rule(f"gin3:told-too-fast:{player.pk}", 1, every)])
-        seconds = max(1, round(wait))
-        said = ngettext(
-            "Too many commands: that one was not carried out. Send it again in %(seconds)s second.",
-            "Too many commands: that one was not carried out. Send it again in %(seconds)s seconds.",
-            seconds,
-        )
-        raise TooFast(said % {"seconds": seconds} if told else "")
+        raise ServiceError(TooFast(max(1, round(wait))) if told else None)
 
 
 def _worth_sending(command: Command | None, reply: Reply, channel: str) -> Reply | None:
@@ -158,15 +151,17 @@ def _note_channel(player: Player, channel: str) -> None:
         player.save(update_fields=["last_channel"])
 
 
-def _refusal(player: Player, error: Exception) -> Reply | None:
+def _refusal(player: Player, error: ProtocolError | ServiceError) -> Reply | None:
     """Why a command was refused; an old button gets the table now below the reason.
     None: he was told already (commands too fast)."""
-    if isinstance(error, StaleError) and error.code:
-        return _with_table(player, error.code, str(error))
-    return str(error) or None
+    if isinstance(error, ProtocolError):
+        return Worded(str(error))
+    if isinstance(error, StaleError) and error.refusal is not None:
+        return _with_table(player, error.code, error.refusal)
+    return error.refusal
 
 
-def _with_table(player: Player, code: str, note: str) -> Reply:
+def _with_table(player: Player, code: str, note: Notice) -> Reply:
     """The table now, headed by why the command was refused (an old button)."""
     match = Match.objects.filter(code=code, status=Match.Status.RUNNING, seats__player=player).first()
     if match is None:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+from games.contract import account as a
 from games.text.protocol import Command
 
 from ...models import Player
@@ -14,23 +13,21 @@ from .choosing import Reply
 def lang(player: Player, command: Command) -> Reply:
     player.language = command.text
     player.save(update_fields=["language"])
-    return lambda: _("Language: English.")
+    return a.LanguageSet()
 
 
 def name(player: Player, command: Command) -> Reply:
     """The name others see; no two players share one, whatever its case."""
     wanted = command.text
     if Player.objects.filter(display_name__iexact=wanted).exclude(pk=player.pk).exists():
-        raise ServiceError(_("%(name)s is taken: choose another name.") % {"name": wanted})
+        raise ServiceError(a.NameTaken(wanted))
     player.display_name = wanted
     player.save(update_fields=["display_name"])
-    return _("Your name is %(name)s.") % {"name": wanted}
+    return a.NameSet(wanted)
 
 
 def advise(player: Player, command: Command) -> Reply:
     """Whether, as the sitter, he gets the captain's cards at each of the captain's turns."""
     player.advises = command.text == "on"
     player.save(update_fields=["advises"])
-    if player.advises:
-        return _("As the sitter you get the captain's cards at his turns, to advise him.")
-    return _("As the sitter you get no tables now: status shows the captain's cards, advise on brings them back.")
+    return a.AdviseSet(player.advises)

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+from games.contract.rematch import RematchAsked, RematchStarts
 from games.text.protocol import Command
 
 from ...models import Match, Player
@@ -16,5 +15,5 @@ def again(player: Player, command: Command) -> Reply:
     match = choose(player, command, any_match, (Match.Status.FINISHED,)).match
     new = rematch.again(player, match)
     if new is None:
-        return _("You agreed to play #%(code)s again; the others are asked.") % {"code": match.code}
-    return _("All three agreed: #%(new)s, a rematch of #%(old)s, starts now.") % {"new": new.code, "old": match.code}
+        return RematchAsked(match.code)
+    return RematchStarts(new.code, match.code)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.utils.translation import gettext as _
-
+from games.contract import Content
+from games.contract import matches as m
 from games.engine import Role
 from games.text.protocol import Command
 
@@ -18,7 +18,7 @@ from ...models import Match, Player, Seat
 from .. import presence, state
 from ..errors import ServiceError
 
-Reply = object  # a str or a view that games.text.render renders
+Reply = Content  # what games.text.render words
 RUNNING = (Match.Status.RUNNING,)
 LOBBY = (Match.Status.LOBBY,)
 ACTIVE = (*RUNNING, *LOBBY)
@@ -49,7 +49,7 @@ def choose(player: Player, command: Command, fits: Callable[[Match, Seat], bool]
     if command.code:
         named = my_seats(player, (), code=command.code)
         if not named:
-            raise ServiceError(_("You are not in a match #%(code)s.") % {"code": command.code})
+            raise ServiceError(m.NotInMatch(command.code))
         return named[0]
     active = my_seats(player)
     fitting = [seat for seat in active if seat.match.status in statuses and fits(seat.match, seat)]
@@ -61,16 +61,9 @@ def choose(player: Player, command: Command, fits: Callable[[Match, Seat], bool]
         if len(active) == 1:
             return active[0]  # his one match: the handler says why the command does not fit it now
         if not active:
-            raise ServiceError(_("You are in no match. Start one with: new - or join one with: join CODE"))
-        raise ServiceError(
-            _("None of your matches waits on you for %(command)s. Your matches: status")
-            % {"command": command.as_text()}
-        )
-    codes = " ".join(f"#{seat.match.code}" for seat in fitting)
-    raise ServiceError(
-        _("Which match? Put its code first, like: #%(code)s %(command)s. Yours: %(codes)s")
-        % {"code": fitting[0].match.code, "command": command.as_text(), "codes": codes}
-    )
+            raise ServiceError(m.NoMatch())
+        raise ServiceError(m.NoneWaitsFor(command.as_text()))
+    raise ServiceError(m.WhichMatch(command.as_text(), tuple(seat.match.code for seat in fitting)))
 
 
 def last_finished(player: Player) -> Seat | None:
@@ -83,7 +76,7 @@ def role_now(match: Match, seat: Seat) -> Role | None:
     hand_row = match.current_hand
     if hand_row is None or match.status != Match.Status.RUNNING:
         return None
-    return {hand_row.box: Role.BOX, hand_row.captain: Role.CAPTAIN, hand_row.sitter: Role.SITTER}[seat.position]
+    return hand_row.roles.role_of(seat.position)
 
 
 def to_move(match: Match, seat: Seat) -> bool:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+from games.contract import matches as m
+from games.contract.groups import OnlyInAGroup
+from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView
 from games.text.protocol import Command
-from games.text.style import HAND_KINDS
 
 from ...models import Match, Player, Seat
 from .. import play, state
 from ..errors import ServiceError
-from ..visibility import HelpView, MatchesView, away_until, match_line
+from ..visibility import away_until, match_line
 from .choosing import ACTIVE, RUNNING, Reply, any_match, my_seats, pick, sitter_advising, to_move
 
 MAX_LISTED = 10  # a list longer than this would not fit a Telegram message or a few SMS
@@ -29,18 +29,18 @@ def status(player: Player, command: Command) -> Reply:
     seats = my_seats(player, ACTIVE, code=command.code) if command.code else my_seats(player)
     if not seats:
         if command.code:
-            raise ServiceError(_("You are not in a match #%(code)s.") % {"code": command.code})
-        return _("You are in no match. Start one with: new - or join one with: join CODE")
+            raise ServiceError(m.NotInMatch(command.code))
+        return m.NoMatch()
     if len(seats) > 1:
         lines, more = _lines(player, seats)
         return MatchesView(lines, more)
     seat = pick(player, command, any_match, ACTIVE)
     match = seat.match
     if match.status == Match.Status.LOBBY:
-        names = ", ".join(other.player.display_name for other in state.lock_table(match.pk)[1])
-        return _("#%(code)s is waiting for players: %(names)s.") % {"code": match.code, "names": names}
+        names = tuple(other.player.display_name for other in state.lock_table(match.pk)[1])
+        return m.WaitingForPlayers(match.code, names)
     if match.status != Match.Status.RUNNING:
-        return _("#%(code)s is over. Type score to see the hands.") % {"code": match.code}
+        return m.SeeTheScore(match.code)
     table = play.load_table(match.pk)
     return table.view(seat.position)
 
@@ -62,25 +62,13 @@ def score(player: Player, command: Command) -> Reply:
     match = pick(player, command, any_match, (*RUNNING, Match.Status.FINISHED)).match
     seats = state.seats_of(match)
     names = {seat.position: seat.player.display_name for seat in seats}
-    lines = [
-        _("#%(code)s to %(target)s: %(scores)s")
-        % {
-            "code": match.code,
-            "target": match.target,
-            "scores": ", ".join(f"{names[s.position]} {s.score}" for s in seats),
-        }
-    ]
-    for hand_row in match.hands.exclude(ended_at=None).order_by("number"):
-        if hand_row.winner is None:
-            lines.append(_("Hand %(number)s: drawn") % {"number": hand_row.number})
-        else:
-            lines.append(
-                _("Hand %(number)s: %(name)s +%(points)s (%(kind)s)")
-                % {
-                    "number": hand_row.number,
-                    "name": names[hand_row.winner],
-                    "points": hand_row.points,
-                    "kind": HAND_KINDS[hand_row.result],
-                }
-            )
-    return "\n".join(lines)
+    hands = tuple(
+        HandLine(row.number, names[row.winner] if row.winner is not None else "", row.points, row.result)
+        for row in match.hands.exclude(ended_at=None).order_by("number")
+    )
+    return ScoreView(match.code, match.target, tuple((names[s.position], s.score) for s in seats), hands)
+
+
+def group(player: Player, command: Command) -> Reply:
+    """``group CODE`` works in a Telegram group (``services.groups``); anywhere else it is explained."""
+    raise ServiceError(OnlyInAGroup())

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from django.db.models import Max
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from games.contract import moves as m
+from games.contract.tables import Automatic
 from games.engine import Role, parse_action
 from games.text.protocol import Command
 
-from ...models import Event, Player
+from ...models import Event, Outbox, Player
 from .. import automation, outbox, play, state
 from ..errors import ServiceError
 from .choosing import RUNNING, Reply, on_team, pick, role_now, sitter_advising, to_move
@@ -23,7 +23,7 @@ def move(player: Player, command: Command) -> Reply:
     seat = pick(player, command, to_move, RUNNING)
     table = play.load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is Role.SITTER:
-        raise ServiceError(_("You are the sitter: advise with suggest %(move)s") % {"move": command.as_text()})
+        raise ServiceError(m.SitterSuggests(command.as_text()))
     result = play.apply_move(table, seat.position, parse_action(command.as_text()), player)
     return result or table.view(seat.position)
 
@@ -33,21 +33,21 @@ def suggest(player: Player, command: Command) -> Reply:
     seat = pick(player, command, sitter_advising, RUNNING)
     table = play.load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is not Role.SITTER:
-        raise ServiceError(_("Only the sitter suggests; the captain plays."))
+        raise ServiceError(m.OnlySitterSuggests())
     if table.hand.to_move is not Role.CAPTAIN:
-        raise ServiceError(_("Wait for the captain's turn to suggest."))
+        raise ServiceError(m.WaitForCaptain())
     suggestion = command.suggestion
     action = parse_action(suggestion.as_text())
     if action not in table.hand.legal_actions():
-        raise ServiceError(_("The captain can't play %(move)s now.") % {"move": suggestion.as_text()})
+        raise ServiceError(m.CaptainCannot(suggestion.as_text()))
     table.hand_row.suggestion = suggestion.as_text()
     table.hand_row.suggestion_version = table.match.version
     table.hand_row.save(update_fields=["suggestion", "suggestion_version"])
-    state.append_event(table.match, "suggestion", table.hand_row, player, move=suggestion.as_text())
+    state.append_event(table.match, Event.Kind.SUGGESTION, table.hand_row, player, move=suggestion.as_text())
     captain = table.seat(table.position_of_role(Role.CAPTAIN))
     view = table.view(captain.position)
-    outbox.send(captain.player, "suggestion", view, table.match, replaces=play.table_key(table.match.code))
-    return _("Suggested to %(name)s: %(move)s") % {"name": captain.player.display_name, "move": suggestion.as_text()}
+    outbox.send(captain.player, Outbox.Kind.SUGGESTION, view, table.match, replaces=play.table_key(table.match.code))
+    return m.Suggested(captain.player.display_name, suggestion.as_text())
 
 
 def accept(player: Player, command: Command) -> Reply:
@@ -55,11 +55,11 @@ def accept(player: Player, command: Command) -> Reply:
     seat = pick(player, command, to_move, RUNNING)
     table = play.load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is not Role.CAPTAIN:
-        raise ServiceError(_("Only the captain accepts a suggestion."))
+        raise ServiceError(m.OnlyCaptainAccepts())
     action = automation.waiting_suggestion(table)
     if action is None:
-        raise ServiceError(_("There is no suggestion waiting."))
-    result = play.apply_move(table, seat.position, action, player, automatic="suggestion")
+        raise ServiceError(m.NoSuggestion())
+    result = play.apply_move(table, seat.position, action, player, automatic=Automatic.SUGGESTION)
     return result or table.view(seat.position)
 
 
@@ -70,31 +70,20 @@ def team(player: Player, command: Command) -> Reply:
     hand_row = match.current_hand
     role = role_now(match, seat)
     if role not in (Role.CAPTAIN, Role.SITTER):
-        raise ServiceError(_("Only the captain and the sitter have a partner."))
-    partner = seats[hand_row.sitter if role is Role.CAPTAIN else hand_row.captain].player
+        raise ServiceError(m.NoPartner())
+    partner = seats[hand_row.roles.seat_of(Role.SITTER if role is Role.CAPTAIN else Role.CAPTAIN)].player
     if _said_this_turn(match, hand_row, player) >= MAX_TEAM_MESSAGES:
-        raise ServiceError(
-            ngettext(
-                "You have sent %(count)s team message since the last move: wait for the next one.",
-                "You have sent %(count)s team messages since the last move: wait for the next one.",
-                MAX_TEAM_MESSAGES,
-            )
-            % {"count": MAX_TEAM_MESSAGES}
-        )
+        raise ServiceError(m.TooManyTeamMessages(MAX_TEAM_MESSAGES))
     message = command.text
-    state.append_event(match, "team", hand_row, player, text=message)  # the desk reads it: visibility.event_text
-    outbox.send(
-        partner,
-        "team",
-        lambda: _("#%(code)s %(name)s (team): %(text)s")
-        % {"code": match.code, "name": player.display_name, "text": message},
-        match,
-    )
-    return _("Sent to %(name)s.") % {"name": partner.display_name}
+    state.append_event(
+        match, Event.Kind.TEAM, hand_row, player, text=message
+    )  # the desk reads it: visibility.event_text
+    outbox.send(partner, Outbox.Kind.TEAM, m.TeamMessage(match.code, player.display_name, message), match)
+    return m.TeamSent(partner.display_name)
 
 
 def _said_this_turn(match, hand_row, player: Player) -> int:
     """His team messages since the hand's last move."""
     events = Event.objects.filter(match=match, hand=hand_row)
-    last_move = events.filter(kind=state.MOVE).aggregate(seq=Max("seq"))["seq"] or 0
-    return events.filter(kind="team", actor=player, seq__gt=last_move).count()
+    last_move = events.filter(kind=Event.Kind.MOVE).aggregate(seq=Max("seq"))["seq"] or 0
+    return events.filter(kind=Event.Kind.TEAM, actor=player, seq__gt=last_move).count()

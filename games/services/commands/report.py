@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+from games.contract.moderation import ReportTaken
 from games.text.protocol import Command
 
 from ...models import Match, Player
@@ -16,4 +15,4 @@ def report(player: Player, command: Command) -> Reply:
     computer plays for him stays with the computer (this is no move)."""
     match = choose(player, command, any_match, (*ACTIVE, Match.Status.FINISHED)).match
     reports.report(player, match, command.text)
-    return _("Thank you: the moderators got your report on #%(code)s and will look into it.") % {"code": match.code}
+    return ReportTaken(match.code)

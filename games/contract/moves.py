@@ -1,0 +1,119 @@
+"""Playing: refusals of a move, the sitter's advice, team talk and the reminder."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from .base import Notice, Refusal
+
+
+@dataclass(frozen=True)
+class Suggested(Notice):
+    """The sitter's ``suggest``: told to the captain ``name``."""
+
+    name: str
+    move: str
+
+
+@dataclass(frozen=True)
+class TeamSent(Notice):
+    name: str
+
+
+@dataclass(frozen=True)
+class TeamMessage(Notice):
+    """A word from ``name`` to his partner only."""
+
+    code: str
+    name: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Reminder(Notice):
+    """The player to move has used four fifths of his time."""
+
+    code: str
+    deadline: datetime
+
+
+# Refusals ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StaleMoment(Refusal):
+    """A command made for an earlier moment of the match (an old button): the table now follows."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class MatchPaused(Refusal):
+    code: str
+
+
+@dataclass(frozen=True)
+class NotYourTurn(Refusal):
+    """It is ``name``'s turn."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class IllegalMove(Refusal):
+    """The engine refused the move: ``reason`` is its stable code (``games.engine.errors``)."""
+
+    reason: str
+    params: Mapping[str, object] = field(default_factory=dict)
+    message: str = ""  # the engine's own words, for a code the text layer does not know
+
+
+@dataclass(frozen=True)
+class SitterSuggests(Refusal):
+    """The sitter typed a move: he advises with ``suggest``."""
+
+    move: str
+
+
+@dataclass(frozen=True)
+class OnlySitterSuggests(Refusal):
+    pass
+
+
+@dataclass(frozen=True)
+class WaitForCaptain(Refusal):
+    pass
+
+
+@dataclass(frozen=True)
+class CaptainCannot(Refusal):
+    move: str
+
+
+@dataclass(frozen=True)
+class OnlyCaptainAccepts(Refusal):
+    pass
+
+
+@dataclass(frozen=True)
+class NoSuggestion(Refusal):
+    pass
+
+
+@dataclass(frozen=True)
+class NoPartner(Refusal):
+    pass
+
+
+@dataclass(frozen=True)
+class TooManyTeamMessages(Refusal):
+    count: int
+
+
+@dataclass(frozen=True)
+class TooFast(Refusal):
+    """More commands than a person types: send it again in ``seconds``."""
+
+    seconds: int

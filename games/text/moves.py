@@ -1,0 +1,109 @@
+"""Playing, in words: why a move is refused, the sitter's advice, team talk, the reminder
+(``games.contract.moves``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.contract import moves as m
+
+from .reasons import reason_text
+from .sentences import sentence
+from .style import deadline_text
+
+
+@sentence.register
+def _suggested(notice: m.Suggested) -> str:
+    return _("Suggested to %(name)s: %(move)s") % {"name": notice.name, "move": notice.move}
+
+
+@sentence.register
+def _team_sent(notice: m.TeamSent) -> str:
+    return _("Sent to %(name)s.") % {"name": notice.name}
+
+
+@sentence.register
+def _team_message(notice: m.TeamMessage) -> str:
+    return _("#%(code)s %(name)s (team): %(text)s") % {"code": notice.code, "name": notice.name, "text": notice.text}
+
+
+@sentence.register
+def _reminder(notice: m.Reminder) -> str:
+    return _("Reminder: it is your move in #%(code)s. Time runs out %(when)s.") % {
+        "code": notice.code,
+        "when": deadline_text(notice.deadline),
+    }
+
+
+@sentence.register
+def _stale(refusal: m.StaleMoment) -> str:
+    return _("That was for an earlier moment of #%(code)s. Here is the table now.") % {"code": refusal.code}
+
+
+@sentence.register
+def _paused(refusal: m.MatchPaused) -> str:
+    return _("#%(code)s is paused by an admin: nobody moves until it is resumed.") % {"code": refusal.code}
+
+
+@sentence.register
+def _not_your_turn(refusal: m.NotYourTurn) -> str:
+    return _("It is %(name)s's turn.") % {"name": refusal.name}
+
+
+@sentence.register
+def _illegal(refusal: m.IllegalMove) -> str:
+    return _("Not allowed: %(why)s") % {"why": reason_text(refusal.reason, refusal.params, refusal.message)}
+
+
+@sentence.register
+def _sitter_suggests(refusal: m.SitterSuggests) -> str:
+    return _("You are the sitter: advise with suggest %(move)s") % {"move": refusal.move}
+
+
+@sentence.register
+def _only_sitter_suggests(refusal: m.OnlySitterSuggests) -> str:
+    return _("Only the sitter suggests; the captain plays.")
+
+
+@sentence.register
+def _wait_for_captain(refusal: m.WaitForCaptain) -> str:
+    return _("Wait for the captain's turn to suggest.")
+
+
+@sentence.register
+def _captain_cannot(refusal: m.CaptainCannot) -> str:
+    return _("The captain can't play %(move)s now.") % {"move": refusal.move}
+
+
+@sentence.register
+def _only_captain_accepts(refusal: m.OnlyCaptainAccepts) -> str:
+    return _("Only the captain accepts a suggestion.")
+
+
+@sentence.register
+def _no_suggestion(refusal: m.NoSuggestion) -> str:
+    return _("There is no suggestion waiting.")
+
+
+@sentence.register
+def _no_partner(refusal: m.NoPartner) -> str:
+    return _("Only the captain and the sitter have a partner.")
+
+
+@sentence.register
+def _too_many_team_messages(refusal: m.TooManyTeamMessages) -> str:
+    return ngettext(
+        "You have sent %(count)s team message since the last move: wait for the next one.",
+        "You have sent %(count)s team messages since the last move: wait for the next one.",
+        refusal.count,
+    ) % {"count": refusal.count}
+
+
+@sentence.register
+def _too_fast(refusal: m.TooFast) -> str:
+    return ngettext(
+        "Too many commands: that one was not carried out. Send it again in %(seconds)s second.",
+        "Too many commands: that one was not carried out. Send it again in %(seconds)s seconds.",
+        refusal.seconds,
+    ) % {"seconds": refusal.seconds}
