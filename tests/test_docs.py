@@ -41,6 +41,8 @@ NAMED = re.compile(r"(?:^|_)r(\d+)(?:_(\d+))?(?=_|$)")
 # Where docs/rules.md defines a rule: a heading ("## R8 Scoring a hand") or an item ("- **R8.4** ...").
 DEFINITION = re.compile(r"^(?:#{1,6}\s+|\s*[-*]\s+(?:\*\*)?)(R\d+(?:\.\d+)?)(?:\*\*)?\s", re.MULTILINE)
 BACKTICKED_TEST = re.compile(r"`(test_\w+)`")
+MARKDOWN_LINK = re.compile(r"\]\(([^)\s]+)\)")
+SHARED_FILES = re.compile(r"\b(?:RULES|PROTOCOL|ARCHITECTURE)\.md\b")
 
 
 def rule_number(rule: str, part: str | None) -> str:
@@ -173,3 +175,33 @@ def test_every_test_the_documents_name_exists():
     named = {name for _path, text in text_files(ROOT, ["docs"]) for name in BACKTICKED_TEST.findall(text)}
     assert named, "docs/rules.md names the tests of its worked examples"
     assert sorted(named - tests) == []
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors of a Markdown page's headings, as GitHub makes them: ``## R8 Scoring`` is ``#r8-scoring``."""
+    headings = re.findall(r"^#{1,6}\s+(.+?)\s*$", text, re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
+def test_every_link_in_the_readme_and_the_documents_resolves_in_the_repository():
+    broken = []
+    for path, text in text_files(ROOT, ["README.md", "docs"]):
+        for target in MARKDOWN_LINK.findall(text):
+            if re.match(r"^[a-z]+:", target):
+                continue  # a web address
+            file, _hash, anchor = target.partition("#")
+            linked = (path.parent / file) if file else path
+            if not linked.exists() or (anchor and anchor not in anchors(linked.read_text(encoding="utf-8"))):
+                broken.append(f"{path.relative_to(ROOT)}: {target}")
+    assert broken == []
+
+
+def test_nothing_in_the_repository_points_at_the_shared_files_beside_it():
+    # The rules, the protocol and the architecture are docs/rules.md, docs/protocol.md
+    # and docs/architecture.md; a fresh clone has nothing beside it.
+    places = [
+        f"{path.relative_to(ROOT)}:{line_of(text, found.start())}"
+        for path, text in text_files(ROOT, (*CITING, ".ci", "Makefile", "Dockerfile", "pyproject.toml"))
+        for found in SHARED_FILES.finditer(text)
+    ]
+    assert places == []

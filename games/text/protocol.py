@@ -1,4 +1,4 @@
-"""The text command language of ../shared/PROTOCOL.md, shared by every channel.
+"""The text command language of docs/protocol.md, shared by every channel.
 
 ``parse`` turns what a player typed (or a button carried) into a ``Command``,
 or raises ``ProtocolError`` with a short reply that says what is possible.
@@ -86,7 +86,7 @@ class ProtocolError(ValueError):
 
 @dataclass(frozen=True)
 class NewOptions:
-    """What ``new`` sets: every option of RULES.md's table, the clock, and the lobby."""
+    """What ``new`` sets: every option of docs/rules.md's table, the clock, and the lobby."""
 
     move_seconds: int = MOVE_TIMES[DEFAULT_MOVE_TIME]
     target: int = 100
