@@ -1,7 +1,7 @@
-"""The text protocol's parser (PROTOCOL.md): every command, alias and card notation.
+"""The text protocol's parser (docs/protocol.md): every command, alias and card notation.
 
 Why: every channel (Telegram text and buttons, SMS, the terminal) goes through
-``parse``; PROTOCOL.md promises that a command keeps its meaning and that bad
+``parse``; docs/protocol.md promises that a command keeps its meaning and that bad
 input gets one short reply, never a traceback.
 """
 
@@ -146,7 +146,7 @@ def test_new_reads_time_target_and_gin_bonus(text, options):
     "text", ["new to 49", "new to 501", "new gin 30", "new 2d", "new to", "new to ²", "new gin", "new fast"]
 )
 def test_new_refuses_what_the_options_do_not_allow(text):
-    """Targets are 50 to 500 and the gin bonus 25 or 20 (RULES.md's options table)."""
+    """Targets are 50 to 500 and the gin bonus 25 or 20 (the options table of docs/rules.md)."""
     with pytest.raises(ProtocolError):
         parse(text)
 

@@ -3,7 +3,7 @@ reminders, and computer players.
 
 Why: a player who is away must not stall the other two, but the move made for
 him must be harmless (pass, draw, the safest discard, never a knock), and a
-late or repeated task must do nothing (ARCHITECTURE.md: deadlines live in the
+late or repeated task must do nothing (docs/architecture.md: deadlines live in the
 database).
 """
 

@@ -2,7 +2,7 @@
 help, lang, bans, unknown commands, several matches and retried deliveries.
 
 Why: these are the first things every player does on every channel, and each
-refusal must leave the match exactly as it was (PROTOCOL.md).
+refusal must leave the match exactly as it was (docs/protocol.md).
 """
 
 from __future__ import annotations

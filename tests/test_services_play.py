@@ -4,7 +4,7 @@ log and its replay, the deck commitment, and a whole game to the target.
 
 Why: ``handle`` is the one way in for every channel; a refused command must
 leave the version, the turn and the log exactly as they were, and the log must
-be enough to rebuild every hand (ARCHITECTURE.md).
+be enough to rebuild every hand (docs/architecture.md).
 """
 
 from __future__ import annotations

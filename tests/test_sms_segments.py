@@ -1,6 +1,6 @@
 """What an SMS costs: GSM-7 and UCS-2 segments, and every message gin3 texts measured in them.
 
-Why: PROTOCOL.md promises that on SMS the table, the turn notice and a short
+Why: docs/protocol.md promises that on SMS the table, the turn notice and a short
 error fit one 160-character GSM-7 segment where that can be done. One stray
 character outside GSM-7 (or a bracket, which costs two) silently doubles or
 triples a player's bill, so every message template is measured here, in

@@ -1,6 +1,6 @@
 """games/tasks.py: a change's follow-up, the clock scan and the message sweep, through a real Celery worker.
 
-Why: a task may run twice, late, or never (ARCHITECTURE.md: deadlines live in
+Why: a task may run twice, late, or never (docs/architecture.md: deadlines live in
 the database), and what saves us (the version check, the match lock, SKIP
 LOCKED, the scan) only shows when a worker on a broker meets the database.
 So these tests enqueue tasks to a worker running in a thread, on Kombu's

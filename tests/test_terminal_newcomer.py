@@ -83,7 +83,7 @@ class Newcomer:
         return f"#{self.second} leave"
 
     def move(self, match: Match) -> str:
-        """The move he means, typed in one of the ways PROTOCOL.md allows."""
+        """The move he means, typed in one of the ways docs/protocol.md allows."""
         action = best_action(match)
         style = self.turns % 3
         if isinstance(action, Knock):

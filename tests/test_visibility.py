@@ -1,4 +1,4 @@
-"""No message or view ever shows a card hidden from its reader (R3.2, R4.4, PROTOCOL.md).
+"""No message or view ever shows a card hidden from its reader (R3.2, R4.4, docs/protocol.md).
 
 Why: the box must never see the captain's cards or the stock, and the captain
 and the sitter never the box's cards or the stock, on any channel, in text or

@@ -17,7 +17,7 @@ from games.text import links
 
 log = logging.getLogger(__name__)
 
-# Telegram's menu: the commands of PROTOCOL.md a player types most. The command
+# Telegram's menu: the commands of docs/protocol.md a player types most. The command
 # words stay as typed; their descriptions are in the player's language.
 MENU = (
     ("help", _("The commands that make sense now")),

@@ -28,7 +28,7 @@ from .screen import OutputGone, Screen
 from .session import OPEN, Session
 
 QUIT_WORDS = ("quit", "exit")
-# Letters, digits and spaces as in PROTOCOL.md's `name`, and the dots and dashes of login names.
+# Letters, digits and spaces as in docs/protocol.md's `name`, and the dots and dashes of login names.
 NAME = re.compile(r"[\w .-]{1,20}")
 DEFAULT_NAME = "Player"
 OK, FAILED, BAD_NAME = 0, 1, 2

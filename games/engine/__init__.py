@@ -1,4 +1,4 @@
-"""The rules of three-handed gin (../shared/RULES.md), pure Python.
+"""The rules of three-handed gin (docs/rules.md), pure Python.
 
 No Django, no I/O, no clock: values in, values out.
 

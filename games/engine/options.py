@@ -1,4 +1,4 @@
-"""The options a match may set (RULES.md's table), checked once when made."""
+"""The options a match may set (the table in docs/rules.md), checked once when made."""
 
 from __future__ import annotations
 

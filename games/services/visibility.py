@@ -1,4 +1,4 @@
-"""What each player may see: the one place that decides it (R3.2, R4.4, PROTOCOL.md).
+"""What each player may see: the one place that decides it (R3.2, R4.4, docs/protocol.md).
 
 Every message and page is built from these views, never from a hand directly.
 A view holds only what its viewer may know: his own cards (the sitter also
@@ -120,7 +120,7 @@ def result_view(
     next_roles: dict[int, str],
     game_winner: str,
 ) -> ResultView:
-    """The end of a hand, which every player sees in full (PROTOCOL.md)."""
+    """The end of a hand, which every player sees in full (docs/protocol.md)."""
     names = {seat.position: seat.player.display_name for seat in seats}
     result = hand.result
     assert result is not None

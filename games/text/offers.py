@@ -1,6 +1,6 @@
 """What a message offers to do next: a button on Telegram, a line to type elsewhere.
 
-A button only carries a command that can be typed (PROTOCOL.md). Help offers a
+A button only carries a command that can be typed (docs/protocol.md). Help offers a
 player in no match to find one or open one (in a match, the table's buttons are
 the ones he needs); the final result of a match offers to play it again; an
 offer of the lobby (a computer player for a match that waits too long) or of a

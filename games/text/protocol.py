@@ -1,4 +1,4 @@
-"""The text command language (docs/protocol.md), shared by every channel.
+"""The text command language of docs/protocol.md, shared by every channel.
 
 ``parse`` turns what a player typed (or a button carried) into a ``Command``,
 or raises ``ProtocolError`` with a short reply that says what is possible.

@@ -20,7 +20,7 @@ from bot.terminal.screen import Screen, tolerate_bad_bytes
 
 
 class Command(BaseCommand):
-    help = "Play a game in the terminal, typing the commands of PROTOCOL.md."
+    help = "Play a game in the terminal, typing the commands of docs/protocol.md."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--name", default="", help="your player name (default: your login)")

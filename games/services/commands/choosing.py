@@ -1,4 +1,4 @@
-"""Which match a command is for: named by ``#CODE``, or the one it fits (PROTOCOL.md).
+"""Which match a command is for: named by ``#CODE``, or the one it fits (docs/protocol.md).
 
 A player may sit in several matches at once. The matches he sits in are
 locked and read in one query, with their seats, players and current hands,
