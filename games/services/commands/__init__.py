@@ -13,7 +13,7 @@ time); ``choosing`` finds the match a command is for.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.utils import translation
@@ -71,7 +71,31 @@ def handle(
     reply_inline: bool = False,
     pressed: bool = False,
 ) -> str:
-    """Carry out one command from ``player`` and answer it; return the reply's text.
+    """Carry out one command from ``player`` and answer it; return the reply's text (``answer``)."""
+    return answer(player, text, channel, update_key, reply_inline, pressed).text
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What became of a command: the reply as its channel shows it, and whether the
+    command was refused, with the reason alone (an old button's reply also shows the
+    table below it). ``repeated``: its update key was seen before, nothing was done."""
+
+    text: str
+    refused: bool = False
+    reason: str = ""
+    repeated: bool = False
+
+
+def answer(
+    player: Player,
+    text: str,
+    channel: str,
+    update_key: str = "",
+    reply_inline: bool = False,
+    pressed: bool = False,
+) -> Answer:
+    """Carry out one command from ``player`` and answer it.
 
     ``update_key`` makes a retried delivery (a Telegram update, an SMS) do
     nothing the second time: it is recorded in the same transaction as the
@@ -86,7 +110,7 @@ def handle(
     try:
         with change(isolated=True):
             if not state.first_time(update_key):
-                return ""
+                return Answer("", repeated=True)
             _note_channel(player, channel)
             with translation.override(player.language):
                 command, reply = _carry_out(player, text, channel)
@@ -94,12 +118,14 @@ def handle(
     except (ProtocolError, ServiceError) as error:
         with change():
             if not state.first_time(update_key):
-                return ""
+                return Answer("", repeated=True)
             _note_channel(player, channel)
             with translation.override(player.language):
                 reply = _refusal(player, error)
+                reason = str(error)
             letter = _answer(player, reply, channel, reply_inline, pressed)
-    return letter.text if letter else ""  # rendered when the change ended
+        return Answer(letter.text if letter else "", refused=True, reason=reason)
+    return Answer(letter.text if letter else "")  # rendered when the change ended
 
 
 def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None, Reply]:
@@ -153,7 +179,9 @@ def _answer(player: Player, reply: Reply | None, channel: str, inline: bool, pre
 
 
 def _note_channel(player: Player, channel: str) -> None:
-    if channel and player.last_channel != channel:
+    """Where he last wrote from, which his messages follow (``notify auto``): a channel
+    that delivers; the web page delivers nothing, it answers him itself."""
+    if channel in Outbox.Channel.values and player.last_channel != channel:
         player.last_channel = channel
         player.save(update_fields=["last_channel"])
 
