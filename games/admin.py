@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy as _
 from . import forms
 from .admin_lookups import GuardedLookups
 from .models import Event, Hand, Match, Outbox, Player, Seat
-from .services import ServiceError, linking
+from .services import ServiceError, linking, signin
 from .services.visibility import event_text, is_revealed, message_text, role_names
 
 
@@ -324,13 +324,16 @@ class OutboxAdmin(DeskAdmin):
     @admin.display(description=_("text"))
     def shown_text(self, message: Outbox) -> str:
         """What ``visibility.message_text`` lets the desk read; never a phone's
-        one-time code, which would let whoever reads it link the phone."""
+        one-time code, which would let whoever reads it link the phone, nor a
+        sign-in link, which would let him play as its player."""
         if message.kind == linking.CODE_MESSAGE:
             return _("(a one-time code: never shown)")
+        if message.kind == signin.LINK_MESSAGE:
+            return _("(a sign-in link: never shown)")
         text = message_text(message)
         if message.channel == Outbox.Channel.TELEGRAM and text == message.text:
             return html.unescape(strip_tags(text))  # as the player reads it, not Telegram's HTML
         return text
 
 
-from . import admin_reports  # noqa: E402, F401  (the report queue registers itself)
+from . import admin_reports, admin_sign_in  # noqa: E402, F401  (they register themselves)

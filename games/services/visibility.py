@@ -255,6 +255,23 @@ def result_view(
 
 
 @dataclass(frozen=True)
+class TeamLine:
+    """A word of team talk (``team TEXT``): who said it, and what."""
+
+    name: str
+    text: str
+
+
+def team_talk(hand_row: HandRow, role: str) -> tuple[TeamLine, ...]:
+    """A hand's team talk as one of its seats may read it: its captain and sitter read
+    what they said to each other (it may name the captain's cards); the box none of it."""
+    if role not in ("captain", "sitter"):
+        return ()
+    said = hand_row.events.filter(kind="team").order_by("seq").values_list("actor__display_name", "data")
+    return tuple(TeamLine(name or "", data.get("text", "")) for name, data in said)
+
+
+@dataclass(frozen=True)
 class MatchLine:
     """One of a player's matches as he may see it in a list (``status``, ``help``):
     where it stands and what he may do in it, never a card of anyone else's."""

@@ -16,6 +16,7 @@ from .offers import offer_buttons, offer_line
 from .sms import compact
 from .style import SMS, TELEGRAM, style_for
 from .tables import public_table_text, result_text, sms_table, table_buttons, table_text
+from .web import sign_in_text
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ def render(content: object, channel: str) -> Rendered:
         "PublicTableView": public_table_text,
         "MatchesView": matches_text,
         "HelpView": help_text,
+        "SignInLinkView": sign_in_text,
     }.get(kind)
     text = words(content, style) if words else style.text(str(content))
     if channel != TELEGRAM and (line := offer_line(content)):

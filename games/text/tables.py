@@ -10,8 +10,10 @@ from __future__ import annotations
 from dataclasses import replace
 from html import escape
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from .links import mini_app_link
 from .sms import compact, fits, segments
 from .style import (
     ROLE_MARKS,
@@ -25,6 +27,7 @@ from .style import (
     moves_text,
     scores_line,
 )
+from .web import open_table_label
 
 
 def sms_table(view) -> str:
@@ -153,6 +156,18 @@ def public_table_text(view, style: Style) -> str:
 
 
 def table_buttons(view) -> list[list[dict[str, str]]]:
+    """The moves as buttons, and under them the button that opens the table as a page."""
+    return _move_buttons(view) + _open_table(view)
+
+
+def _open_table(view) -> list[list[dict[str, str]]]:
+    """ "Open table": the table as a page inside Telegram (a Mini App, ``bot.web``), on
+    every table of the reader's, while the Mini App is on (``links.mini_app_link``)."""
+    link = mini_app_link(view.code, get_language())
+    return [[{"text": open_table_label(), "web_app": link}]] if link else []
+
+
+def _move_buttons(view) -> list[list[dict[str, str]]]:
     """One button per move; each carries the match and its version so that an
     old button is refused instead of acting on a newer table."""
     if not view.moves:

@@ -7,7 +7,8 @@ The handlers live by subject: ``info`` (help, status, score), ``lobby``
 (making and leaving matches), ``finding`` (the open matches), ``moves``
 (play, advice, team talk), ``again`` (a rematch), ``report`` (to the
 moderators), ``account`` and ``time_off`` (the player's own settings and
-time); ``choosing`` finds the match a command is for.
+time); ``choosing`` finds the match a command is for. ``web`` (a link that
+signs him in on a browser) lives with the sign-in it opens, in ``signin``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
 
 from ...models import Match, Outbox, Player
-from .. import linking, moderation, outbox, play, state
+from .. import linking, moderation, outbox, play, signin, state
 from ..change import change
 from ..errors import ServiceError, StaleError
 from ..visibility import TableView
@@ -60,6 +61,7 @@ HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
     "quiet": time_off.quiet,
     "tz": time_off.tz,
     "report": report.report,
+    "web": signin.web,
 }
 
 
