@@ -261,13 +261,19 @@ def test_a_move_whose_answer_is_lost_is_sent_again_and_done_once(open_table, peo
             route.continue_()
 
     page.context.route("**/play", lose_the_answer)
+    sent = []
+    page.tab.on("request", lambda request: sent.append(request.url) if request.url.endswith("/play") else None)
+    page.tab.evaluate(
+        """() => { const net = document.querySelector("[data-net]"); window.warned = "";
+        new MutationObserver(() => { if (!net.hidden) window.warned = net.textContent; })
+        .observe(net, {attributes: true, childList: true}); }"""
+    )
     page.tap("[data-pile] button")
-    page.tab.wait_for_selector("[data-net]:not([hidden])")
-    assert "Connection lost" in page.text("[data-net]")
+    page.tab.wait_for_function("window.warned && document.querySelector('[data-net]').hidden", timeout=20000)
     page.shows(match)
-    assert lost == [200]
+    assert lost == [200] and len(sent) == 2, "the move reached the server, and was sent again with its key"
+    assert "Connection lost" in page.tab.evaluate("window.warned"), "he was told while it was sent again"
     assert [e.data["move"] for e in Event.objects.filter(match=match, kind="move")] == ["pass", "take"]
-    page.tab.wait_for_selector("[data-net][hidden]", state="attached")
 
 
 def test_the_page_follows_the_match_again_after_the_network_comes_back(open_table, people):

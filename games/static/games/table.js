@@ -28,6 +28,7 @@
   var timer = null;
   var clockTimer = null;
   var zoneSent = false;
+  var unsent = false; // a move whose answer was lost, being sent again
 
   function el(selector) { return root.querySelector(selector); }
 
@@ -105,9 +106,10 @@
     return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
   }
 
+  /* The connection works again: the warning goes once no move waits to be sent again. */
   function online() {
     failures = 0;
-    el("[data-net]").hidden = true;
+    if (!unsent) el("[data-net]").hidden = true;
   }
 
   function offline() {
@@ -167,6 +169,7 @@
   function send(body, attempt) {
     post(config.urls.play, body)
       .then(function (response) {
+        unsent = false;
         online();
         return response.json().then(function (answer) {
           busy = false;
@@ -182,6 +185,7 @@
           return refresh();
         });
       }, function () {
+        unsent = true;
         offline();
         setTimeout(function () { send(body, attempt + 1); }, Math.min(MAX_WAIT, 1000 * Math.pow(2, attempt)));
       });
