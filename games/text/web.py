@@ -27,8 +27,7 @@ def open_table_label() -> str:
 REFUSALS = {
     "missing": gettext_lazy("Telegram did not say who you are: open the table with its button in the chat."),
     "forged": gettext_lazy(
-        "Telegram's signature on this page does not match: it was not opened from Telegram, or was changed. "
-        "Nothing was done."
+        "Telegram's signature on this page is wrong: it was not opened from Telegram, or was changed. Nothing was done."
     ),
     "stale": gettext_lazy(
         "This page was opened too long ago: close it and open the table again from the chat. Nothing was done."
