@@ -325,9 +325,12 @@ class OutboxAdmin(DeskAdmin):
     @admin.display(description=_("text"))
     def shown_text(self, message: Outbox) -> str:
         """What ``visibility.message_text`` lets the desk read; never a phone's
-        one-time code, which would let whoever reads it link the phone."""
+        one-time code, which would let whoever reads it link the phone, nor a
+        sign-in link, which would let him play as its player."""
         if message.kind == Outbox.Kind.LINK_CODE:
             return _("(a one-time code: never shown)")
+        if message.kind == Outbox.Kind.SIGN_IN_LINK:
+            return _("(a sign-in link: never shown)")
         text = message_text(message)
         if text is None:
             return _("(hidden while the match runs: it may show a player's cards)")
@@ -336,4 +339,4 @@ class OutboxAdmin(DeskAdmin):
         return text
 
 
-from . import admin_reports  # noqa: E402, F401  (the report queue registers itself)
+from . import admin_reports, admin_sign_in  # noqa: E402, F401  (they register themselves)

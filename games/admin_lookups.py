@@ -7,7 +7,8 @@ an order, so a filter on a hidden field tells the hidden value one question
 at a time, even where the value itself is never shown: 11 filters on a live
 message's text once gave away a whole hand. So no filter, search or ordering
 may read a field that can hold a secret, whatever the row: a deck, a salt, a
-suggestion, a message's text and buttons, an event's data, a link code. Such
+suggestion, a message's text and buttons, an event's data, a link code, a sign-in
+link's token. Such
 a request is refused with a 400, as Django refuses any lookup it does not
 allow; what is shown of those fields, and when, is decided by
 ``games.services.visibility``.
@@ -29,13 +30,14 @@ from django.db import DatabaseError, connections, models, transaction
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
-from .models import Event, Hand, Outbox, PhoneLink
+from .models import Event, Hand, Outbox, PhoneLink, SignInLink
 
 HIDDEN_FIELDS: dict[type[models.Model], frozenset[str]] = {
     Hand: frozenset({"deck", "salt", "suggestion"}),
     Event: frozenset({"data"}),  # a suggestion names a card of the captain's hand
     Outbox: frozenset({"text", "buttons"}),  # a table shows its reader's cards
     PhoneLink: frozenset({"code_hash"}),
+    SignInLink: frozenset({"token_hash"}),
 }
 
 

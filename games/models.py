@@ -96,6 +96,14 @@ class Player(models.Model):
         default="UTC",
         help_text=_("Deadlines are shown in it, and quiet hours kept in it."),
     )
+    time_zone_set = models.BooleanField(
+        verbose_name=_("time zone set"),
+        default=False,
+        help_text=_(
+            "Set once he named his zone (tz) or a device of his reported it; "
+            "until then it may be taken from his device."
+        ),
+    )
     quiet_from = models.PositiveSmallIntegerField(
         verbose_name=_("quiet from"),
         null=True,
@@ -151,6 +159,43 @@ class PhoneLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.phone}"
+
+
+class SignInLink(models.Model):
+    """A personal link that signs a player in on one device (the ``web`` command), so
+    that a player of any channel can play at his table in a browser.
+
+    Single use and short lived; only a keyed hash of its token is stored, so neither
+    the database nor the desk shows a link that still works. The browser it signed in
+    keeps the link's id in its session: revoking the link signs that browser out.
+    """
+
+    player = models.ForeignKey(Player, verbose_name=_("player"), on_delete=models.CASCADE, related_name="sign_in_links")
+    token_hash = models.CharField(verbose_name=_("token hash"), max_length=64, unique=True)
+    created_at = models.DateTimeField(verbose_name=_("created at"), default=timezone.now)
+    expires_at = models.DateTimeField(
+        verbose_name=_("expires at"), help_text=_("Unused after this, it signs nobody in.")
+    )
+    used_at = models.DateTimeField(
+        verbose_name=_("used at"), null=True, blank=True, help_text=_("When it signed a browser in; it works once.")
+    )
+    revoked_at = models.DateTimeField(
+        verbose_name=_("revoked at"),
+        null=True,
+        blank=True,
+        help_text=_(
+            "Revoked from the desk, or replaced by a newer link: "
+            "it signs nobody in, and signs out the browser it signed in."
+        ),
+    )
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("sign-in link")
+        verbose_name_plural = _("sign-in links")
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.created_at:%Y-%m-%d %H:%M}"
 
 
 class Match(models.Model):
@@ -469,6 +514,7 @@ class Outbox(models.Model):
         LEGEND = "legend"  # how to read a table, by SMS a text of its own
         LINKED = "linked"
         LINK_CODE = "link-code"  # a phone's one-time code: the desk never shows it
+        SIGN_IN_LINK = "sign-in-link"  # a personal link that signs a browser in: the desk never shows it
         GROUP = "group"  # to a group: its link to a match
         TABLE = "table"  # to a group: the public table
         POINTER = "pointer"  # to a group: play in the private chat

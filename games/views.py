@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db.models import Prefetch, Sum
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
@@ -25,6 +26,7 @@ from django.views.decorators.http import require_GET
 from .charts import line_chart
 from .contract.public import PublicTableView
 from .models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord, Seat
+from .services import signin
 from .services.visibility import public_live_view, public_match_view
 from .templatetags.gin3 import MOVE_WORDS
 from .text.links import join_link
@@ -173,8 +175,20 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
         "move_words": _move_words() if view.table else None,
         "rematch_of": match.rematch_of.code if match.rematch_of else "",
         "played_again": _played_again(match),
+        "my_table": _my_table(request, match),
     }
     return render(request, "games/match.html", context)
+
+
+def _my_table(request: HttpRequest, match: Match) -> str:
+    """The table of a player who is signed in on this browser (``web``) and seated in
+    this match, to play at; "" for everyone else. No query without a signed-in session."""
+    if match.status == Match.Status.ABORTED or signin.SESSION_KEY not in request.session:
+        return ""
+    player = signin.player_of(request.session)
+    if player is None or not Seat.objects.filter(match=match, player=player).exists():
+        return ""
+    return reverse("web:table", args=[match.code])
 
 
 def _played_again(match: Match) -> str:

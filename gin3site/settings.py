@@ -251,6 +251,14 @@ TELEGRAM_BOT_TOKEN = os.environ.get("TELEGRAM_BOT_TOKEN", "")
 TELEGRAM_API_URL = os.environ.get("TELEGRAM_API_URL", "https://api.telegram.org").rstrip("/")
 TELEGRAM_WEBHOOK_SECRET = os.environ.get("TELEGRAM_WEBHOOK_SECRET", "")
 TELEGRAM_BOT_USERNAME = os.environ.get("TELEGRAM_BOT_USERNAME", "").lstrip("@")
+# The table page as a Telegram Mini App (bot/web): each table message gets an "Open
+# table" button. Telegram opens only HTTPS addresses, so it is on by default when
+# SITE_URL is one. The page proves who it is with Telegram's signed initData, which
+# is refused once older than TELEGRAM_INIT_DATA_MAX_AGE seconds (reopening the
+# table signs it anew). The page looks for news every GIN3_TABLE_POLL_SECONDS.
+TELEGRAM_MINI_APP = env_bool("TELEGRAM_MINI_APP", GIN3_SITE_URL.startswith("https://"))
+TELEGRAM_INIT_DATA_MAX_AGE = int(os.environ.get("TELEGRAM_INIT_DATA_MAX_AGE", "86400"))
+GIN3_TABLE_POLL_SECONDS = float(os.environ.get("GIN3_TABLE_POLL_SECONDS", "2"))
 
 # SMS (Twilio) -----------------------------------------------------------------
 # docs/sms.md: the account's SID and auth token, and the sender: a Twilio

@@ -1,4 +1,4 @@
-"""The site's URLs: the moderation desk, the public pages and the webhooks."""
+"""The site's URLs: the moderation desk, the public pages, the webhooks and the players' tables."""
 
 from django.contrib import admin
 from django.urls import include, path
@@ -9,5 +9,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("telegram/", include("bot.telegram.urls")),
     path("sms/inbound/", sms_views.inbound, name="sms-inbound"),
+    path("", include("bot.web.urls")),
     path("", include("games.urls")),
 ]

@@ -23,7 +23,7 @@ from datetime import timedelta
 from typing import TypeVar
 
 from django.conf import settings
-from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import InlineKeyboardButtonLimit, MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter
 
@@ -93,14 +93,19 @@ def edit_target(message: Outbox) -> str:
 def keyboard(buttons: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
     rows = []
     for row in buttons:
-        keys = [
-            InlineKeyboardButton(button["text"], callback_data=data)
-            for button in row
-            if (data := callback_data(button["data"]))
-        ]
+        keys = [key for button in row if (key := _key(button))]
         if keys:
             rows.append(keys)
     return InlineKeyboardMarkup(rows) if rows else None
+
+
+def _key(button: dict[str, str]) -> InlineKeyboardButton | None:
+    """A button that opens a page in Telegram (``web_app``: the table, a Mini App), or one
+    that sends its command back (``data``); None to leave out a command too long to carry."""
+    if "web_app" in button:
+        return InlineKeyboardButton(button["text"], web_app=WebAppInfo(button["web_app"]))
+    data = callback_data(button["data"])
+    return InlineKeyboardButton(button["text"], callback_data=data) if data else None
 
 
 def callback_data(command: str) -> str:

@@ -148,3 +148,11 @@ class HowToStop(Notice):
 @dataclass(frozen=True)
 class SendItAgain(Notice):
     """A text that could not be recorded (the database was out of reach): send it again."""
+
+
+@dataclass(frozen=True)
+class SignInLinkView(Notice):
+    """The reply to ``web``: his link's token (for the words to make its address of) and how long it works."""
+
+    token: str
+    minutes: int

@@ -5,7 +5,10 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import transaction
 
+from games.text.protocol import ProtocolError, time_zone
+
 from ..models import Match, Player
+from .clocks import DEFAULT_ZONE
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 
@@ -79,3 +82,20 @@ def free_name(wanted: str) -> str:
         number += 1
         name = f"{wanted} {number}"
     return name
+
+
+def adopt_device_zone(player: Player, zone: str) -> bool:
+    """The time zone a device of his reports (the table's page) becomes his, if he has
+    none of his own: he never named one with ``tz`` and no device reported one before.
+    Deadlines are then told in his time everywhere; ``tz`` still changes it. True if it did."""
+    if player.time_zone_set or player.time_zone != DEFAULT_ZONE:
+        return False
+    try:
+        name = time_zone(zone)
+    except ProtocolError:
+        return False
+    adopted = Player.objects.filter(pk=player.pk, time_zone_set=False, time_zone=DEFAULT_ZONE)
+    if not adopted.update(time_zone=name, time_zone_set=True):
+        return False
+    player.time_zone, player.time_zone_set = name, True
+    return True

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.contract.lists import MatchLine
 from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep
+from games.contract.table_page import TeamLine
 from games.contract.tables import Automatic, CardsView, MoveView, ResultView, SeatView, TableView
 from games.engine import Card, Hand, Role, best_arrangements, deadwood, deal, parse_action, parse_cards, replay
 from games.engine.hand import Discard, Knock, Phase
@@ -161,6 +162,15 @@ def result_view(
         salt=hand_row.salt,
         commitment=hand_row.commitment,
     )
+
+
+def team_talk(hand_row: HandRow, role: str) -> tuple[TeamLine, ...]:
+    """A hand's team talk as one of its seats may read it: its captain and sitter read
+    what they said to each other (it may name the captain's cards); the box none of it."""
+    if role not in ("captain", "sitter"):
+        return ()
+    said = hand_row.events.filter(kind=Event.Kind.TEAM).order_by("seq").values_list("actor__display_name", "data")
+    return tuple(TeamLine(name or "", data.get("text", "")) for name, data in said)
 
 
 def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:

@@ -1,4 +1,5 @@
-"""Links that messages carry: the Telegram deep link that joins a match.
+"""Links that messages carry: the Telegram deep link that joins a match, the table's
+page (a Telegram Mini App) and the personal link that signs a player in on a browser.
 
 The bot's @username comes from settings, or is learned from Telegram's getMe
 by the Telegram transport (``bot.telegram.client``), which hands it here:
@@ -8,6 +9,8 @@ the words know the name without depending on a channel.
 from __future__ import annotations
 
 from django.conf import settings
+from django.urls import reverse
+from django.utils.http import urlencode
 
 _learned_username = ""
 
@@ -27,3 +30,22 @@ def join_link(code: str) -> str:
     """The deep link that opens the bot and joins match ``code``; "" if the bot's name is unknown."""
     username = bot_username()
     return f"https://t.me/{username}?start=join_{code}" if username else ""
+
+
+def site_link(path: str) -> str:
+    """An address of the site as the world reaches it (``SITE_URL``)."""
+    return settings.GIN3_SITE_URL.rstrip("/") + path
+
+
+def sign_in_link(token: str) -> str:
+    """The personal link the ``web`` command answers with."""
+    return site_link(reverse("web:sign-in", args=[token]))
+
+
+def mini_app_link(code: str, language: str) -> str:
+    """The table of match ``code`` as a Telegram Mini App opens it, in the reader's
+    language; "" while the Mini App is off (``TELEGRAM_MINI_APP``: Telegram opens
+    only HTTPS addresses)."""
+    if not settings.TELEGRAM_MINI_APP:
+        return ""
+    return site_link(reverse("web:table", args=[code])) + "?" + urlencode({"lang": language})

@@ -50,7 +50,21 @@ ALIASES = {
     "start": "help",
     "timezone": "tz",
 }
-NO_ARGUMENT = ("help", "bot", "leave", "status", "pass", "take", "draw", "accept", "score", "open", "again", "back")
+NO_ARGUMENT = (
+    "help",
+    "bot",
+    "leave",
+    "status",
+    "pass",
+    "take",
+    "draw",
+    "accept",
+    "score",
+    "open",
+    "again",
+    "back",
+    "web",
+)
 CARD_ARGUMENT = ("discard", "knock")
 PLAY_COMMANDS = ("pass", "take", "draw", "discard", "knock")
 COMMANDS = (

@@ -18,7 +18,18 @@ from games.contract.lists import HelpView, MatchesView
 from games.contract.public import PublicTableView
 from games.contract.tables import ResultView, TableView
 
-from . import account, groups, lobby, matches, moderation, moves, own_time, presence, rematch  # noqa: F401 (sentences)
+from . import (  # noqa: F401 (sentences)
+    account,
+    groups,
+    lobby,
+    matches,
+    moderation,
+    moves,
+    own_time,
+    presence,
+    rematch,
+    web,
+)
 from .bidi import isolate
 from .lists import help_text, matches_text
 from .offers import Buttons, offer_buttons, offer_line

@@ -10,11 +10,13 @@ from collections.abc import Iterable
 from dataclasses import replace
 from html import escape
 
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from games.contract.public import PublicTableView
 from games.contract.tables import Automatic, MoveView, ResultView, TableView
 
+from .links import mini_app_link
 from .sentences import sentence
 from .sms import compact, fits, segments
 from .style import (
@@ -29,6 +31,7 @@ from .style import (
     moves_text,
     scores_line,
 )
+from .web import open_table_label
 
 
 def sms_table(view: TableView) -> str:
@@ -157,6 +160,18 @@ def public_table_text(view: PublicTableView, style: Style) -> str:
 
 
 def table_buttons(view: TableView) -> list[list[dict[str, str]]]:
+    """The moves as buttons, and under them the button that opens the table as a page."""
+    return _move_buttons(view) + _open_table(view)
+
+
+def _open_table(view: TableView) -> list[list[dict[str, str]]]:
+    """ "Open table": the table as a page inside Telegram (a Mini App, ``bot.web``), on
+    every table of the reader's, while the Mini App is on (``links.mini_app_link``)."""
+    link = mini_app_link(view.code, get_language())
+    return [[{"text": open_table_label(), "web_app": link}]] if link else []
+
+
+def _move_buttons(view: TableView) -> list[list[dict[str, str]]]:
     """One button per move; each carries the match and its version so that an
     old button is refused instead of acting on a newer table."""
     if not view.moves:

@@ -257,6 +257,11 @@ class SentMessage:
         return (self.message.get("reply_markup") or {}).get("inline_keyboard", [])
 
     @property
+    def web_apps(self) -> list[tuple[str, str]]:
+        """The (text, address) of every Mini App button, row by row."""
+        return [(b["text"], b["web_app"]["url"]) for row in self.inline_keyboard for b in row if "web_app" in b]
+
+    @property
     def callback_data(self) -> list[str]:
         """The callback_data of every inline button, row by row."""
         return [b["callback_data"] for row in self.inline_keyboard for b in row if "callback_data" in b]
@@ -702,6 +707,7 @@ class FakeTelegram(LocalHTTPServer):
             self._check_blocked(chat_id)
             plain, entities = _render(text, parse_mode)
             inline = _inline_markup(params.get("reply_markup"))
+            _check_web_apps(inline, self._chat(chat_id))
             self._check_rate_limits(chat_id)
             message_id = self._next_message_id.get(chat_id, 1)
             self._next_message_id[chat_id] = message_id + 1
@@ -724,6 +730,7 @@ class FakeTelegram(LocalHTTPServer):
             old = self._editable(chat_id, message_id)
             plain, entities = _render(text, parse_mode)
             inline = _inline_markup(params.get("reply_markup"))
+            _check_web_apps(inline, self._chat(chat_id))
             return self._apply_edit(
                 old, "editMessageText", text, parse_mode, params.get("reply_markup"), plain, entities, inline
             )
@@ -1067,6 +1074,20 @@ def _inline_markup(markup: Any) -> JSON | None:
             if "callback_data" in button and not 1 <= len(str(button["callback_data"]).encode()) <= 64:
                 raise _ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
     return {"inline_keyboard": keyboard}
+
+
+def _check_web_apps(markup: JSON | None, chat: JSON) -> None:
+    """A Mini App button (``web_app``) opens only an HTTPS address, and only in a private chat."""
+    for row in (markup or {}).get("inline_keyboard", []):
+        for button in row:
+            if "web_app" not in button:
+                continue
+            url = str((button["web_app"] or {}).get("url", ""))
+            if not url.startswith("https://"):
+                said = f"inline keyboard button Web App URL '{url}' is invalid: Only HTTPS links are allowed"
+                raise _ApiError(400, f"Bad Request: {said}")
+            if chat.get("type") != "private":
+                raise _ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
 
 
 def _scope_key(scope: JSON | None) -> str:

@@ -7,13 +7,14 @@ The handlers live by subject: ``info`` (help, status, score), ``lobby``
 (making and leaving matches), ``finding`` (the open matches), ``moves``
 (play, advice, team talk), ``again`` (a rematch), ``report`` (to the
 moderators), ``account`` and ``time_off`` (the player's own settings and
-time); ``choosing`` finds the match a command is for.
+time); ``choosing`` finds the match a command is for. ``web`` (a link that
+signs him in on a browser) lives with the sign-in it opens, in ``signin``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from django.conf import settings
 from django.utils import translation
@@ -24,9 +25,10 @@ from games.contract.moves import TooFast
 from games.contract.tables import TableView
 from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
+from games.text.render import said
 
 from ...models import Match, Outbox, Player
-from .. import linking, moderation, outbox, play, state
+from .. import linking, moderation, outbox, play, signin, state
 from ..change import change
 from ..errors import ServiceError, StaleError
 from . import account, again, finding, info, lobby, moves, report, time_off
@@ -63,6 +65,7 @@ HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
     "tz": time_off.tz,
     "report": report.report,
     "group": info.group,
+    "web": signin.web,
 }
 
 
@@ -74,7 +77,31 @@ def handle(
     reply_inline: bool = False,
     pressed: bool = False,
 ) -> str:
-    """Carry out one command from ``player`` and answer it; return the reply's text.
+    """Carry out one command from ``player`` and answer it; return the reply's text (``answer``)."""
+    return answer(player, text, channel, update_key, reply_inline, pressed).text
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What became of a command: the reply as its channel shows it, and whether the
+    command was refused, with the reason alone (an old button's reply also shows the
+    table below it). ``repeated``: its update key was seen before, nothing was done."""
+
+    text: str
+    refused: bool = False
+    reason: str = ""
+    repeated: bool = False
+
+
+def answer(
+    player: Player,
+    text: str,
+    channel: str,
+    update_key: str = "",
+    reply_inline: bool = False,
+    pressed: bool = False,
+) -> Answer:
+    """Carry out one command from ``player`` and answer it.
 
     ``update_key`` makes a retried delivery (a Telegram update, an SMS) do
     nothing the second time: it is recorded in the same transaction as the
@@ -89,7 +116,7 @@ def handle(
     try:
         with change(isolated=True):
             if not state.first_time(update_key):
-                return ""
+                return Answer("", repeated=True)
             _note_channel(player, channel)
             with translation.override(player.language):
                 command, reply = _carry_out(player, text, channel)
@@ -97,12 +124,14 @@ def handle(
     except (ProtocolError, ServiceError) as error:
         with change():
             if not state.first_time(update_key):
-                return ""
+                return Answer("", repeated=True)
             _note_channel(player, channel)
             with translation.override(player.language):
                 reply = _refusal(player, error)
+                reason = said(_reason(error)) if _reason(error) is not None else ""
             letter = _answer(player, reply, channel, reply_inline, pressed)
-    return letter.text if letter else ""  # rendered when the change ended
+        return Answer(letter.text if letter else "", refused=True, reason=reason)
+    return Answer(letter.text if letter else "")  # rendered when the change ended
 
 
 def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None, Reply]:
@@ -146,19 +175,24 @@ def _answer(player: Player, reply: Reply | None, channel: str, inline: bool, pre
 
 
 def _note_channel(player: Player, channel: str) -> None:
-    if channel and player.last_channel != channel:
+    """Where he last wrote from, which his messages follow (``notify auto``): a channel
+    that delivers; the web page delivers nothing, it answers him itself."""
+    if channel in Outbox.Channel.values and player.last_channel != channel:
         player.last_channel = channel
         player.save(update_fields=["last_channel"])
 
 
+def _reason(error: ProtocolError | ServiceError) -> Notice | None:
+    """Why a command was refused; None: he was told already (commands too fast)."""
+    return Worded(str(error)) if isinstance(error, ProtocolError) else error.refusal
+
+
 def _refusal(player: Player, error: ProtocolError | ServiceError) -> Reply | None:
-    """Why a command was refused; an old button gets the table now below the reason.
-    None: he was told already (commands too fast)."""
-    if isinstance(error, ProtocolError):
-        return Worded(str(error))
-    if isinstance(error, StaleError) and error.refusal is not None:
-        return _with_table(player, error.code, error.refusal)
-    return error.refusal
+    """Why a command was refused; an old button gets the table now below the reason."""
+    reason = _reason(error)
+    if isinstance(error, StaleError) and reason is not None:
+        return _with_table(player, error.code, reason)
+    return reason
 
 
 def _with_table(player: Player, code: str, note: Notice) -> Reply:

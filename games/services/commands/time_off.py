@@ -49,6 +49,6 @@ def quiet(player: Player, command: Command) -> Reply:
 def tz(player: Player, command: Command) -> Reply:
     """``tz ZONE``: the zone deadlines are shown in and quiet hours kept in; ``tz`` alone shows it."""
     if command.text:
-        player.time_zone = command.text
-        player.save(update_fields=["time_zone"])
+        player.time_zone, player.time_zone_set = command.text, True
+        player.save(update_fields=["time_zone", "time_zone_set"])
     return t.TimeZoneIs(player.time_zone)
