@@ -16,6 +16,7 @@ from datetime import timedelta
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import metrics
 from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase, Take
 from games.text.reasons import reason_text
@@ -158,6 +159,7 @@ def apply_move(
     if isinstance(action, Take):
         data["taken"] = str(before.pile[-1])  # face up: the others are told which card went
     state.append_event(table.match, state.MOVE, table.hand_row, actor, **data)
+    metrics.count_on_commit(metrics.MOVES, by=automatic or "player")
     table.moves.append(data)
     table.hand = after
     table.match.last_move_at = timezone.now()

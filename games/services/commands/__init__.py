@@ -19,6 +19,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import ngettext
 
+from games import metrics
 from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
 
@@ -83,22 +84,29 @@ def handle(
     A refused command changes nothing: its change is rolled back whole, and the
     refusal is answered (and the update recorded) in a change of its own.
     """
+    outcome = "error"  # counted whatever happens (metrics.COMMANDS)
     try:
         with change(isolated=True):
             if not state.first_time(update_key):
+                outcome = "repeated"
                 return ""
             _note_channel(player, channel)
             with translation.override(player.language):
                 command, reply = _carry_out(player, text, channel)
             letter = _answer(player, _worth_sending(command, reply, channel), channel, reply_inline, pressed)
+        outcome = "done"
     except (ProtocolError, ServiceError) as error:
         with change():
             if not state.first_time(update_key):
+                outcome = "repeated"
                 return ""
             _note_channel(player, channel)
             with translation.override(player.language):
                 reply = _refusal(player, error)
             letter = _answer(player, reply, channel, reply_inline, pressed)
+        outcome = "too_fast" if isinstance(error, TooFast) else "refused"
+    finally:
+        metrics.COMMANDS.labels(channel=channel or "none", outcome=outcome).inc()
     return letter.text if letter else ""  # rendered when the change ended
 
 
