@@ -29,6 +29,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -71,6 +72,7 @@ class Command(BaseCommand):
         call_command("migrate", interactive=False, verbosity=1)
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("ensureadmin")
+        forget_metrics()
         children = self.children(host, port)
         self.stdout.write(
             f"gin3 at http://{host}:{port}/ (admin: /admin/); Ctrl-C stops everything.\n"
@@ -92,6 +94,15 @@ class Command(BaseCommand):
         if bot or getattr(settings, "TELEGRAM_BOT_TOKEN", ""):
             children.append(Child("bot", [python, str(settings.BASE_DIR / "manage.py"), "runbot"]))
         return children
+
+
+def forget_metrics() -> None:
+    """Empty the metrics folder when the whole set starts: the counts of processes
+    that are gone would otherwise be added up for ever (games/metrics.py)."""
+    from games import metrics
+
+    for stale in Path(metrics.DIRECTORY).glob("*.db"):
+        stale.unlink(missing_ok=True)
 
 
 def worker_command(python: str, queue: str) -> list[str]:
