@@ -178,6 +178,7 @@ def test_serve_restarts_a_worker_killed_with_sigkill_and_sigint_stops_everything
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TELEGRAM_BOT_TOKEN")},
         "GIN3_VAR_DIR": str(tmp_path / "var"),
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),  # serve empties it: not this run's
         "PYTHONUNBUFFERED": "1",
     }
     log = (tmp_path / "serve.log").open("w+")
