@@ -26,6 +26,7 @@ from django.http import HttpRequest, HttpResponse
 log = logging.getLogger(__name__)
 
 LIVE, READY = "/healthz", "/healthz/ready"
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 class HealthMiddleware:
@@ -58,9 +59,6 @@ def answer(checks: dict[str, str]) -> HttpResponse:
     return HttpResponse(
         json.dumps(checks), status=200 if healthy else 503, content_type="application/json", headers=NO_STORE
     )
-
-
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 def database() -> str:
