@@ -25,7 +25,7 @@ from datetime import datetime, timedelta
 
 from celery import bootsteps
 from celery.beat import PersistentScheduler
-from django.db import close_old_connections
+from django.db import connection
 from django.utils import timezone
 
 from .models import Heartbeat
@@ -38,21 +38,24 @@ BEAT, BOT = "beat", "bot"
 
 
 def record(process: str, queues: str = "") -> None:
-    """``process`` is alive now. Never raises: a database outage must not stop a worker."""
+    """``process`` is alive now. Never raises: a database outage must not stop a worker.
+    The connection is closed after: a heartbeat holds none between two."""
     try:
-        close_old_connections()
         Heartbeat.objects.update_or_create(process=process, defaults={"queues": queues, "seen_at": timezone.now()})
     except Exception:
         log.warning("the heartbeat of %s could not be recorded", process, exc_info=True)
+    finally:
+        connection.close()
 
 
 def forget(process: str) -> None:
     """``process`` stopped cleanly: nobody should wait for it."""
     try:
-        close_old_connections()
         Heartbeat.objects.filter(process=process).delete()
     except Exception:
         log.warning("the heartbeat of %s could not be removed", process, exc_info=True)
+    finally:
+        connection.close()
 
 
 @dataclass(frozen=True)
