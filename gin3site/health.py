@@ -75,7 +75,8 @@ def broker() -> str:
     import redis
 
     try:
-        redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2).ping()
+        with redis.Redis.from_url(settings.REDIS_URL, socket_connect_timeout=2, socket_timeout=2) as client:
+            client.ping()
         return "ok"
     except redis.RedisError as error:
         log.warning("health: the broker does not answer: %s", error)
