@@ -35,7 +35,7 @@ def sms_status(sid: str, status: str, error_code: str = "") -> bool:
     if status not in FAILURES:
         return False
     with change():
-        message = sent.select_for_update().select_related("recipient", "match").first()
+        message = sent.select_for_update(of=("self",)).select_related("recipient", "match").first()
         if message is None:
             return False
         message.status = Outbox.Status.FAILED
