@@ -6,12 +6,14 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run play test lint format simulate bench bench-load scale-out clean
+.PHONY: run play test lint format lock simulate bench bench-load scale-out clean
 
-$(INSTALLED): requirements.txt
+# requirements-dev.txt: what runs gin3 (requirements.txt, all the image installs) and
+# what tests it, every package pinned with its hashes, so that every machine installs
+# the same files.
+$(INSTALLED): requirements-dev.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.txt
 	touch $(INSTALLED)
 
 run: $(INSTALLED)
@@ -33,6 +35,11 @@ lint: $(INSTALLED)
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
+
+# After a change to requirements.in or requirements-dev.in: the two locks, pinned and hashed.
+lock: $(INSTALLED)
+	$(BIN)/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe -o requirements.txt requirements.in
+	$(BIN)/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe -o requirements-dev.txt requirements-dev.in
 
 simulate: $(INSTALLED)
 	$(BIN)/python manage.py simulate --matches 2000 --players simple,strong,strong

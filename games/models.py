@@ -479,6 +479,7 @@ class Outbox(models.Model):
         PENDING = "pending", _("pending")
         SENDING = "sending", _("sending")  # claimed by a worker until next_attempt_at (its lease)
         SENT = "sent", _("sent")
+        DELIVERED = "delivered", _("delivered")  # the carrier said so (an SMS's status callback)
         FAILED = "failed", _("failed")
         SUPERSEDED = "superseded", _("not sent: a newer table replaced it")
 
@@ -514,6 +515,7 @@ class Outbox(models.Model):
         LEGEND = "legend"  # how to read a table, by SMS a text of its own
         LINKED = "linked"
         LINK_CODE = "link-code"  # a phone's one-time code: the desk never shows it
+        SMS_FAILED = "sms-failed"  # a text to his phone did not arrive: told on Telegram
         SIGN_IN_LINK = "sign-in-link"  # a personal link that signs a browser in: the desk never shows it
         GROUP = "group"  # to a group: its link to a match
         TABLE = "table"  # to a group: the public table
@@ -553,6 +555,8 @@ class Outbox(models.Model):
         indexes = [
             models.Index(fields=["status", "next_attempt_at"]),
             models.Index(fields=["channel", "address", "status"], name="outbox_address_unfinished"),
+            # Twilio's status callbacks name a message by its SID (bot/sms_status.py).
+            models.Index(fields=["external_id"], condition=Q(channel="sms"), name="outbox_sms_sid"),
         ]
 
     def __str__(self) -> str:
@@ -742,3 +746,19 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Heartbeat(models.Model):
+    """A background process's sign of life, a row it refreshes every few seconds
+    (games/heartbeat.py): ``manage.py heartbeats`` and the metrics read it."""
+
+    process = models.CharField(verbose_name=_("process"), max_length=200, primary_key=True)
+    queues = models.CharField(verbose_name=_("queues"), max_length=200, blank=True)
+    seen_at = models.DateTimeField(verbose_name=_("seen at"))
+
+    class Meta:
+        verbose_name = _("heartbeat")
+        verbose_name_plural = _("heartbeats")
+
+    def __str__(self) -> str:
+        return self.process

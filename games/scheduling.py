@@ -21,6 +21,7 @@ from django.utils import timezone
 
 FOLLOW_UP = "games.tasks.follow_up"
 DELIVER = "games.tasks.deliver_message"
+DELIVERY_QUEUE, COMPUTER_QUEUE = "delivery", "computer"  # settings.GIN3_QUEUES
 
 
 def _enabled() -> bool:
@@ -28,9 +29,11 @@ def _enabled() -> bool:
 
 
 def follow_up(message_ids: list[int], computer_moves: list[tuple[int, int]]) -> None:
-    """Deliver these messages and play these computer moves: one publish for one change."""
+    """Deliver these messages and play these computer moves: one publish for one change,
+    to the computer queue if it has a computer move to play, else to the delivery queue."""
     if _enabled():
-        current_app.send_task(FOLLOW_UP, args=(message_ids, computer_moves))
+        queue = COMPUTER_QUEUE if computer_moves else DELIVERY_QUEUE
+        current_app.send_task(FOLLOW_UP, args=(message_ids, computer_moves), queue=queue)
 
 
 def deliver(message_id: int, when: datetime | None = None) -> None:

@@ -14,6 +14,13 @@ The settings make the broker hand a task back if its worker dies
   computer move whose follow-up was lost is due by its deadline too.
 - ``sweep``: beat runs it every ``GIN3_SWEEP_SECONDS``; it delivers the
   messages whose task was lost or whose retry has come.
+
+Each task has a queue (``CELERY_TASK_ROUTES``: clock, delivery, computer) and
+time limits: a soft one that raises inside the task, so that its change rolls
+back and the scan or the sweep takes the work up again, and a hard one that
+kills a process stuck past it. Limits need the prefork pool (the workers of
+``manage.py serve`` on PostgreSQL, and of the compose file); SQLite's solo pool
+has none.
 """
 
 from __future__ import annotations
@@ -23,35 +30,49 @@ from celery import shared_task
 from .services import automation, delivery
 
 
-@shared_task
+@shared_task(soft_time_limit=120, time_limit=150)
 def follow_up(message_ids: list[int], computer_moves: list[tuple[int, int]]) -> int:
-    """Deliver a change's messages, then play the computer move it made due; return
-    how many messages were sent."""
-    sent = delivery.deliver_messages(message_ids)
-    for match_id, version in computer_moves:
-        automation.play_computer_move(match_id, version)
-    return sent
+    """Deliver a change's messages and play the computer move it made due; return how
+    many messages were sent here.
+
+    A change publishes this once (``games.scheduling``): to the computer queue when
+    it made a computer move due, and then the messages go on to the delivery queue
+    first, so that a backlog of deliveries never holds a computer move back."""
+    if computer_moves:
+        if message_ids:
+            deliver_messages.delay(message_ids)
+        for match_id, version in computer_moves:
+            automation.play_computer_move(match_id, version)
+        return 0
+    return delivery.deliver_messages(message_ids)
 
 
-@shared_task
+@shared_task(soft_time_limit=100, time_limit=110)
+def deliver_messages(message_ids: list[int]) -> int:
+    """Send these messages, each address's with whatever else is due to it, in order."""
+    return delivery.deliver_messages(message_ids)
+
+
+@shared_task(soft_time_limit=30, time_limit=60)
 def scan_clocks() -> dict[str, int]:
     """Act on the deadlines and reminders that have come."""
     return automation.scan_clocks()
 
 
-@shared_task
+@shared_task(soft_time_limit=30, time_limit=60)
 def play_computer_move(match_id: int, version: int) -> bool:
     """A computer player (or the autopilot of a player who kept missing turns) is to move."""
     return automation.play_computer_move(match_id, version)
 
 
-@shared_task
+@shared_task(soft_time_limit=100, time_limit=110)
 def deliver_message(message_id: int) -> int:
-    """Send a message, and whatever else is due to the same address after it, in order."""
+    """Send a message, and whatever else is due to the same address after it, in order.
+    Its hard limit is below delivery's lease, so that no message is being sent twice."""
     return delivery.deliver(message_id)
 
 
-@shared_task
+@shared_task(soft_time_limit=30, time_limit=60)
 def sweep() -> int:
     """Deliver again what is due and was lost: one task per address, so that one slow
     send holds up nothing else. Returns how many addresses were found."""

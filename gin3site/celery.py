@@ -14,3 +14,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "gin3site.settings")
 app = Celery("gin3site")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Each worker records its heartbeat while it is connected (games/heartbeat.py).
+app.steps["consumer"].add("games.heartbeat:WorkerHeartbeat")

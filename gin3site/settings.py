@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 import dj_database_url
+from kombu import Queue
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("GIN3_VAR_DIR", BASE_DIR / "var"))
@@ -54,6 +55,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "gin3site.health.HealthMiddleware",  # first: /healthz answers whatever the host or scheme
+    "gin3site.access.AccessLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -152,16 +155,34 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on every request until collectstatic has run
 
+# Logs: plain lines, or one JSON object a line with LOG_FORMAT=json (gin3site/logs.py);
+# every request has a line (gin3site/access.py). Errors go to Sentry too when
+# SENTRY_DSN is set, scrubbed of cards, texts and phone numbers (gin3site/errors.py).
+LOG_FORMAT = os.environ.get("LOG_FORMAT", "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"},
+        "json": {"()": "gin3site.logs.JsonFormatter"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "json" if LOG_FORMAT == "json" else "plain"}
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
     # The clock scan runs every few seconds: a line for each task received and done
     # would bury what matters in the log. Failures are still logged, as warnings.
     "loggers": {name: {"level": "WARNING"} for name in ("celery.app.trace", "celery.worker.strategy")},
 }
+
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from gin3site.errors import start_sentry
+
+    start_sentry(SENTRY_DSN, os.environ.get("SENTRY_ENVIRONMENT", ""), os.environ.get("SENTRY_RELEASE", ""))
+
+# Metrics at /metrics (games/metrics.py), for whoever sends this bearer token; 404 without it.
+GIN3_METRICS_TOKEN = os.environ.get("GIN3_METRICS_TOKEN", "")
 
 # Celery (games/tasks.py): turn clocks, reminders, computer moves, delivery and
 # the sweep. Redis when REDIS_URL is set. Without it, Kombu's filesystem
@@ -197,6 +218,24 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True  # the database is the record; no result backend
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
+CELERY_BEAT_SCHEDULER = "games.heartbeat:Scheduler"  # beat's heartbeat, for its health check
+# Three queues, each with workers of its own (``-Q``; docs/deploy.md, "Queues"), so that
+# a backlog on one never makes another late: the clock scan and the sweep on "clock",
+# delivery on "delivery", computer moves on "computer". A worker started without
+# ``-Q`` (the tests' workers) consumes all three.
+GIN3_QUEUES = ("clock", "delivery", "computer")
+CELERY_TASK_QUEUES = [Queue(name) for name in GIN3_QUEUES]
+CELERY_TASK_DEFAULT_QUEUE = "delivery"
+CELERY_TASK_ROUTES = {
+    "games.tasks.scan_clocks": {"queue": "clock"},
+    "games.tasks.sweep": {"queue": "clock"},
+    "games.tasks.play_computer_move": {"queue": "computer"},
+}
+# Each worker's processes: each holds a database connection (docs/deploy.md,
+# "Connections"), so a fixed number rather than Celery's default of one per core.
+CELERY_WORKER_CONCURRENCY = int(os.environ.get("GIN3_WORKER_CONCURRENCY") or 2)
+# Logs go through LOGGING below (LOG_FORMAT), in the worker as in the site.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # Beat's two clocks: the scan that acts on due deadlines and reminders (every
 # deadline is acted on within a few seconds of its time), and the sweep that
 # delivers messages whose task was lost. A run that waited past the next one is
@@ -273,6 +312,9 @@ TWILIO_FROM_NUMBER = os.environ.get("TWILIO_FROM_NUMBER", "")
 TWILIO_MESSAGING_SERVICE_SID = os.environ.get("TWILIO_MESSAGING_SERVICE_SID", "")
 SMS_ENABLED = bool(TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN and (TWILIO_FROM_NUMBER or TWILIO_MESSAGING_SERVICE_SID))
 SMS_PUBLIC_URL = os.environ.get("SMS_PUBLIC_URL") or GIN3_SITE_URL.rstrip("/") + "/sms/inbound/"
+# Where Twilio reports what became of a text we sent (bot/sms_status.py); its signature
+# covers this address as Twilio calls it.
+SMS_STATUS_URL = os.environ.get("SMS_STATUS_URL") or GIN3_SITE_URL.rstrip("/") + "/sms/status/"
 if SMS_ENABLED and not os.environ.get("GIN3_SMS_BACKEND"):
     GIN3_BACKENDS["sms"] = "bot.backends.sms.TwilioBackend"
 # The twilio library logs every request and its headers at INFO.

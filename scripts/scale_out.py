@@ -27,6 +27,8 @@ checks, and exits with status 1 on any failure:
 
 ``--compare`` plays the same again with 1 web process and 1 worker first, and
 prints how the throughput (moves per second, all players) grows from 1 to 2.
+``--metrics`` prints gin3's metrics as a web process serves them at the end
+(every process counts into one folder: games/metrics.py).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 SECRET = "scale-out-webhook-secret"
+METRICS_TOKEN = "scale-out-metrics-token"
 BOT_USERNAME = "gin3_scale_bot"
 PORTS = range(18170, 18200)
 FIRST_USER = 8_000_000
@@ -312,6 +315,15 @@ def check(fake, humans: list[Human]) -> list[str]:
     return failures
 
 
+def scrape(port: int) -> str:
+    """/metrics of a web process: every process's counters and the gauges."""
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"}
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.read().decode()
+
+
 def run(args, web: int, workers: int, base_env: dict[str, str], log_dir: Path) -> dict:
     """One run on a fresh database and Redis: start, play, check, stop."""
     import redis
@@ -322,6 +334,8 @@ def run(args, web: int, workers: int, base_env: dict[str, str], log_dir: Path) -
 
     database_url = base_env["DATABASE_URL"]
     name = urlsplit(database_url).path.lstrip("/")
+    for stale in Path(base_env["PROMETHEUS_MULTIPROC_DIR"]).glob("*.db"):
+        stale.unlink()  # counts of this run only, as serve does when it starts
     connections.close_all()
     postgres_admin(database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     postgres_admin(database_url, f'CREATE DATABASE "{name}"')
@@ -333,6 +347,8 @@ def run(args, web: int, workers: int, base_env: dict[str, str], log_dir: Path) -
         try:
             result = play(fake, Poster(cluster.web_ports), args.matches, args.target, args.clock, args.timeout, cluster)
             wait_delivered(args.timeout)
+            if args.metrics:
+                result["metrics"] = scrape(cluster.web_ports[0])
         finally:
             cluster.stop()
         from games.models import Event, Outbox
@@ -341,6 +357,12 @@ def run(args, web: int, workers: int, base_env: dict[str, str], log_dir: Path) -
         result["messages"] = Outbox.objects.filter(channel=Outbox.Channel.TELEGRAM).count()
         result["failures"] = check(fake, result["humans"])
     return result
+
+
+def gin3_lines(exposition: str) -> str:
+    """gin3's own samples (not the client's about itself), empty buckets left out."""
+    lines = [line for line in exposition.splitlines() if line.startswith(("gin3_", "# HELP gin3_", "# TYPE gin3_"))]
+    return "\n".join(line for line in lines if not ("_bucket{" in line and line.endswith(" 0.0")))
 
 
 def main() -> None:
@@ -352,6 +374,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=600, help="seconds for the matches to finish")
     parser.add_argument("--compare", action="store_true", help="also run with 1 web process and 1 worker first")
     parser.add_argument("--keep", action="store_true", help="keep the database and the logs")
+    parser.add_argument("--metrics", action="store_true", help="print /metrics at the end of each run")
     args = parser.parse_args()
 
     database_url = own_database_url(os.environ.get("DATABASE_URL", ""))
@@ -367,6 +390,8 @@ def main() -> None:
         "TELEGRAM_BOT_USERNAME": BOT_USERNAME,
         "TELEGRAM_WEBHOOK_SECRET": SECRET,
         "LOG_LEVEL": "WARNING",
+        "GIN3_METRICS_TOKEN": METRICS_TOKEN,
+        "PROMETHEUS_MULTIPROC_DIR": str(log_dir / "metrics"),
         # The humans here are this script, which moves as fast as the server answers:
         # far past a person's pace, which the limit on commands per minute is for.
         "GIN3_COMMANDS_PER_MINUTE": "100000",
@@ -394,6 +419,8 @@ def main() -> None:
             )
             for failure in result["failures"]:
                 print(f"  FAILED: {failure}")
+            if "metrics" in result:
+                print(f"\n/metrics after the run:\n{gin3_lines(result['metrics'])}")
             if result["failures"]:
                 failed = True
             else:

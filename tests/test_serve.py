@@ -178,6 +178,7 @@ def test_serve_restarts_a_worker_killed_with_sigkill_and_sigint_stops_everything
     env = {
         **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "TELEGRAM_BOT_TOKEN")},
         "GIN3_VAR_DIR": str(tmp_path / "var"),
+        "PROMETHEUS_MULTIPROC_DIR": str(tmp_path / "metrics"),  # serve empties it: not this run's
         "PYTHONUNBUFFERED": "1",
     }
     log = (tmp_path / "serve.log").open("w+")
@@ -191,17 +192,18 @@ def test_serve_restarts_a_worker_killed_with_sigkill_and_sigint_stops_everything
     )
     output = lambda: (tmp_path / "serve.log").read_text()  # noqa: E731
     try:
-        wait_until(lambda: started_pids(output(), "worker"), 120, "the worker to start")
+        wait_until(lambda: started_pids(output(), "delivery"), 120, "the delivery worker to start")
         site = f"http://127.0.0.1:{port}/"
         wait_until(lambda: get(site) == 200, 60, "the site to answer")
-        (worker,) = started_pids(output(), "worker")
-        wait_until(lambda: "ready" in output(), 60, "the worker to be ready")
+        (worker,) = started_pids(output(), "delivery")
+        wait_until(lambda: re.search(r"delivery \| .* ready", output()), 60, "the delivery worker to be ready")
         os.kill(worker, signal.SIGKILL)
-        wait_until(lambda: len(started_pids(output(), "worker")) == 2, 30, "the worker to be restarted")
-        assert "worker | exited with SIGKILL" in output()
+        wait_until(lambda: len(started_pids(output(), "delivery")) == 2, 30, "the worker to be restarted")
+        assert "delivery | exited with SIGKILL" in output()
         assert serve.poll() is None
         assert get(site) == 200
         assert len(started_pids(output(), "web")) == 1 and len(started_pids(output(), "beat")) == 1
+        assert len(started_pids(output(), "clock")) == 1 and len(started_pids(output(), "computer")) == 1
         sessions = {int(m["pid"]) for m in STARTED.finditer(output())}
         serve.send_signal(signal.SIGINT)
         assert serve.wait(60) == 0

@@ -86,13 +86,15 @@ def make_app(url: str) -> Celery:
         task_always_eager=False,
         worker_hijack_root_logger=False,
     )
+    app.steps["consumer"].update(gin3site.celery.app.steps["consumer"])  # the heartbeat, as gin3site's
     app.finalize()
     return app
 
 
 def purge(app: Celery) -> None:
     with app.connection_for_write() as conn:
-        conn.default_channel.queue_purge(app.conf.task_default_queue)
+        for queue in settings.GIN3_QUEUES:
+            conn.default_channel.queue_purge(queue)
 
 
 @contextmanager

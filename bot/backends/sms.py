@@ -7,6 +7,9 @@ log; the renderer (``games.text.render``) is what keeps them few.
 A number that sent STOP is never texted: the backend checks before every send
 (the message may have been written before the STOP), and Twilio's own refusal
 (21610) is mapped the same way.
+
+Each text asks Twilio to report what became of it (``SMS_STATUS_URL``,
+bot/sms_status.py): a text the carrier drops is then marked failed.
 """
 
 from __future__ import annotations
@@ -45,7 +48,9 @@ class TwilioBackend(Backend):
         client = make_client()
         try:
             for body in split_text(message.text, MAX_BODY):  # Twilio refuses a longer body
-                sent = client.messages.create(to=message.address, body=body, **sender)
+                sent = client.messages.create(
+                    to=message.address, body=body, status_callback=settings.SMS_STATUS_URL, **sender
+                )
         except TwilioRestException as error:
             raise mapped(error) from error
         cost = segments(message.text)

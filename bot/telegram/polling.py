@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -29,6 +30,7 @@ from telegram import Bot, Update
 from telegram.error import TelegramError
 
 from bot.unavailable import DATABASE_UNAVAILABLE
+from games import heartbeat
 from games.text.links import remember_bot_username
 
 from .client import make_bot, register_commands
@@ -65,6 +67,7 @@ async def serve(bot: Bot, stop: asyncio.Event, poll_timeout: int = POLL_TIMEOUT)
 async def _poll(bot: Bot, stop: asyncio.Event, poll_timeout: int) -> None:
     offset: int | None = None
     delay = RETRY_FIRST
+    recorded = 0.0
     while True:
         try:
             updates = await _unless_stopped(
@@ -76,6 +79,9 @@ async def _poll(bot: Bot, stop: asyncio.Event, poll_timeout: int) -> None:
             delay = min(delay * 2, RETRY_MAX)
             continue
         delay = RETRY_FIRST
+        if time.monotonic() - recorded >= heartbeat.INTERVAL:  # alive, and Telegram answers
+            recorded = time.monotonic()
+            await sync_to_async(heartbeat.record, thread_sensitive=True)(heartbeat.BOT)
         for update in updates:
             await _handle_until_recorded(bot, update, stop)
             offset = update.update_id + 1  # confirmed by the next getUpdates

@@ -156,3 +156,10 @@ class SignInLinkView(Notice):
 
     token: str
     minutes: int
+
+
+@dataclass(frozen=True)
+class TextNotDelivered(Notice):
+    """The carrier says a text to his phone did not arrive; ``code``: the match it was about, if any."""
+
+    code: str = ""

@@ -21,6 +21,7 @@ from django.db import connection
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from games import metrics
 from games.contract.moves import Reminder
 from games.contract.presence import MissedTurns, Unreachable, UnreachableInLobby
 from games.contract.tables import Automatic
@@ -51,12 +52,14 @@ def _still_current(match_id: int, version: int | None) -> Table | None:
 def play_computer_move(match_id: int, version: int | None = None) -> bool:
     """If a computer player is to move, play one move. True if it did. Not while
     an admin has paused the match: a pause holds everything that plays by itself."""
+    started = time.perf_counter()
     with change():
         table = _still_current(match_id, version)
         if table is None or table.match.is_paused or not table.computer_plays(table.mover):
             return False
         _play_for_computer(table)
-        return True
+    metrics.COMPUTER_MOVE.observe(time.perf_counter() - started)
+    return True
 
 
 def _play_for_computer(table: Table) -> None:
@@ -224,7 +227,9 @@ def act_on_next_due(
             due = next_due(clock, now, after, among)
             if due is not None:
                 clock.act(due[1])
-            return due
+        if due is not None:
+            metrics.CLOCK_LAG.labels(clock=clock.name).observe(max((timezone.now() - due[0]).total_seconds(), 0))
+        return due
     except Exception:
         if due is None:
             raise

@@ -29,7 +29,7 @@ from django.db.models import Case, Min, When
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games import scheduling
+from games import metrics, scheduling
 from games.models import Outbox
 from games.services import automation
 
@@ -118,6 +118,7 @@ def claim(channel: str, address: str) -> Outbox | None:
                 message.attempts += 1
                 message.last_error = LOST_WITH_WORKER
                 if message.attempts >= MAX_ATTEMPTS:
+                    metrics.DELIVERY_FAILURES.labels(channel=channel, reason="attempts").inc()
                     message.status = Outbox.Status.FAILED
                     message.save(update_fields=["status", "attempts", "last_error"])
                     continue
@@ -143,12 +144,15 @@ def _superseded(message: Outbox) -> bool:
 
 def _send(message: Outbox, backend: Backend) -> str:
     """Send one claimed message and record how it went; return its new status."""
+    attempt = metrics.DELIVERY_ATTEMPTS.labels
     try:
         external_id = backend.send(message)
     except RetryLater as wait:
+        attempt(channel=message.channel, outcome="rate_limited").inc()
         return _retry(message, timedelta(seconds=wait.seconds), str(wait), failed=False)
     except Unreachable as error:
-        _fail(message, error.reason)
+        attempt(channel=message.channel, outcome="unreachable").inc()
+        _fail(message, error.reason, reason="unreachable")
         Outbox.objects.filter(channel=message.channel, address=message.address, status=Outbox.Status.PENDING).update(
             status=Outbox.Status.FAILED, last_error=f"recipient unreachable: {error.reason}"
         )
@@ -156,10 +160,13 @@ def _send(message: Outbox, backend: Backend) -> str:
             automation.player_unreachable(message.recipient, message.channel)
         return Outbox.Status.FAILED
     except Rejected as error:
-        return _fail(message, str(error))
+        attempt(channel=message.channel, outcome="rejected").inc()
+        return _fail(message, str(error), reason="rejected")
     except Exception as error:
+        attempt(channel=message.channel, outcome="error").inc()
         log.warning("sending message %s to %s %s failed", message.pk, message.channel, message.address, exc_info=True)
         return _retry(message, FIRST_RETRY * 2**message.attempts, f"{type(error).__name__}: {error}", failed=True)
+    attempt(channel=message.channel, outcome="sent").inc()
     Outbox.objects.filter(pk=message.pk).update(
         status=Outbox.Status.SENT, external_id=str(external_id)[:64], sent_at=timezone.now(), last_error=""
     )
@@ -179,8 +186,9 @@ def _retry(message: Outbox, wait: timedelta, error: str, failed: bool) -> str:
     return Outbox.Status.PENDING
 
 
-def _fail(message: Outbox, error: str, attempts: int | None = None) -> str:
+def _fail(message: Outbox, error: str, attempts: int | None = None, reason: str = "attempts") -> str:
     log.warning("message %s to %s %s failed: %s", message.pk, message.channel, message.address, error)
+    metrics.DELIVERY_FAILURES.labels(channel=message.channel, reason=reason).inc()
     Outbox.objects.filter(pk=message.pk).update(
         status=Outbox.Status.FAILED,
         attempts=message.attempts if attempts is None else attempts,

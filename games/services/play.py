@@ -15,6 +15,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from games import metrics
 from games.contract.matches import CutForRoles, CutRound, NotRunning
 from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn, StaleMoment
 from games.contract.tables import Automatic, MoveView, ResultView
@@ -145,6 +146,7 @@ def apply_move(
     if isinstance(action, Take):
         data["taken"] = str(before.pile[-1])  # face up: the others are told which card went
     state.append_event(table.match, Event.Kind.MOVE, table.hand_row, actor, **data)
+    metrics.count_on_commit(metrics.MOVES, by=automatic.value or "player")
     table.moves.append(data)
     table.hand = after
     table.match.last_move_at = timezone.now()

@@ -288,6 +288,25 @@ class FakeTwilio(LocalHTTPServer):
             "ApiVersion": "2010-04-01",
         }
 
+    def status_callback(self, sid: str, status: str, error_code: str = "") -> dict[str, str]:
+        """The form fields Twilio POSTs to a sent message's ``StatusCallback`` as it goes
+        (``sent``, ``delivered``; ``undelivered`` or ``failed`` with an ``ErrorCode``)."""
+        with self._cond:
+            sent = next(m for m in self._sent if m.sid == sid)
+        params = {
+            "SmsSid": sid,
+            "SmsStatus": status,
+            "MessageStatus": status,
+            "To": sent.to,
+            "MessageSid": sid,
+            "AccountSid": self.account_sid,
+            "From": sent.from_ or "",
+            "ApiVersion": "2010-04-01",
+        }
+        if error_code:
+            params["ErrorCode"] = error_code
+        return params
+
 
 class RedirectingHttpClient(TwilioHttpClient):
     """A real TwilioHttpClient that sends ``*.twilio.com`` requests to ``target`` instead."""

@@ -2,10 +2,13 @@
 
 It migrates the database, collects the admin's static files, makes an admin
 account the first time (``ensureadmin``), then runs each part as its own
-process, as it would run on a server: the site (gunicorn, ``web_command``), the Celery worker,
-Celery beat (the sweep's clock) and, when ``TELEGRAM_BOT_TOKEN`` is set, the
-Telegram bot by long polling. Their output is shown line by line behind
-their names.
+process, as it would run on a server: the site (gunicorn, ``web_command``), a
+Celery worker for each queue (``worker_command``: the clock scan, delivery,
+computer moves), Celery beat (the clocks' pace) and, when
+``TELEGRAM_BOT_TOKEN`` is set, the Telegram bot by long polling. Their output
+is shown line by line behind their names. ``--only PART`` runs one part alone,
+without the set-up (a container of docker-compose.yml: the migrations are a
+service of their own there, the static files are in the image).
 
 Why a small supervisor of our own rather than honcho or supervisord: the list
 of processes depends on the settings (the bot only with a token, a single
@@ -26,6 +29,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from django.conf import settings
 from django.core.management import call_command
@@ -53,11 +57,22 @@ class Command(BaseCommand):
     def add_arguments(self, parser) -> None:
         parser.add_argument("--host", default="127.0.0.1", help="address the site listens on (127.0.0.1)")
         parser.add_argument("--port", type=int, default=8000, help="port of the site (8000)")
+        parser.add_argument(
+            "--only",
+            choices=("web", *settings.GIN3_QUEUES, "beat", "bot"),
+            help="run this part alone, without migrating or the admin account (a container)",
+        )
 
-    def handle(self, *args, host: str, port: int, **options) -> None:
+    def handle(self, *args, host: str, port: int, only: str | None, **options) -> None:
+        if only:
+            children = [child for child in self.children(host, port, bot=True) if child.name == only]
+            self.stdout.write(f"gin3's {only} only; Ctrl-C or SIGTERM stops it.")
+            Supervisor(children, self.stdout).run()
+            return
         call_command("migrate", interactive=False, verbosity=1)
         call_command("collectstatic", interactive=False, verbosity=0)
         call_command("ensureadmin")
+        forget_metrics()
         children = self.children(host, port)
         self.stdout.write(
             f"gin3 at http://{host}:{port}/ (admin: /admin/); Ctrl-C stops everything.\n"
@@ -67,23 +82,48 @@ class Command(BaseCommand):
         )
         Supervisor(children, self.stdout).run()
 
-    def children(self, host: str, port: int) -> list[Child]:
+    def children(self, host: str, port: int, bot: bool = False) -> list[Child]:
+        """Every part to run; the bot only with a token (or when asked for by name)."""
         python = sys.executable
-        celery = [python, "-m", "celery", "-A", "gin3site"]
-        worker = [*celery, "worker", "--loglevel", "INFO"]
-        if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
-            worker += ["--pool", "solo"]  # one writer at a time is all SQLite has
-        if not settings.REDIS_URL:
-            # The filesystem broker on one machine: no other worker to sync or gossip with.
-            worker += ["--without-mingle", "--without-gossip", "--without-heartbeat"]
         children = [
             Child("web", web_command(python, host, port)),
-            Child("worker", worker),
-            Child("beat", [*celery, "beat", "--loglevel", "WARNING"]),  # not a line per scan
+            *(Child(queue, worker_command(python, queue)) for queue in settings.GIN3_QUEUES),
+            # Not a line per scan; the scheduler records beat's heartbeat (games.heartbeat).
+            Child("beat", [python, "-m", "celery", "-A", "gin3site", "beat", "--loglevel", "WARNING"]),
         ]
-        if getattr(settings, "TELEGRAM_BOT_TOKEN", ""):
+        if bot or getattr(settings, "TELEGRAM_BOT_TOKEN", ""):
             children.append(Child("bot", [python, str(settings.BASE_DIR / "manage.py"), "runbot"]))
         return children
+
+
+def forget_metrics() -> None:
+    """Empty the metrics folder when the whole set starts: the counts of processes
+    that are gone would otherwise be added up for ever (games/metrics.py)."""
+    from games import metrics
+
+    for stale in Path(metrics.DIRECTORY).glob("*.db"):
+        stale.unlink(missing_ok=True)
+
+
+def worker_command(python: str, queue: str) -> list[str]:
+    """A Celery worker for one queue (``settings.GIN3_QUEUES``), named after it.
+
+    Each queue has workers of its own, so that a backlog of deliveries never makes
+    a deadline or a computer move late. The clock worker needs one process: a
+    scan is short and scans side by side only share the due matches. The others
+    run ``CELERY_WORKER_CONCURRENCY`` processes, each with a database connection
+    (docs/deploy.md, "Connections").
+    """
+    argv = [python, "-m", "celery", "-A", "gin3site", "worker", "--queues", queue, "--hostname", f"{queue}@%h"]
+    argv += ["--loglevel", "INFO"]
+    if settings.DATABASES["default"]["ENGINE"].endswith("sqlite3"):
+        argv += ["--pool", "solo"]  # one writer at a time is all SQLite has
+    elif queue == "clock":
+        argv += ["--concurrency", "1"]
+    if not settings.REDIS_URL:
+        # The filesystem broker on one machine: no other worker to sync or gossip with.
+        argv += ["--without-mingle", "--without-gossip", "--without-heartbeat"]
+    return argv
 
 
 def web_command(python: str, host: str, port: int) -> list[str]:

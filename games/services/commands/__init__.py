@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from django.conf import settings
 from django.utils import translation
 
+from games import metrics
 from games.contract import Notice
 from games.contract.base import Worded
 from games.contract.moves import TooFast
@@ -113,24 +114,32 @@ def answer(
     A refused command changes nothing: its change is rolled back whole, and the
     refusal is answered (and the update recorded) in a change of its own.
     """
+    outcome = "error"  # counted whatever happens (metrics.COMMANDS)
     try:
         with change(isolated=True):
             if not state.first_time(update_key):
+                outcome = "repeated"
                 return Answer("", repeated=True)
             _note_channel(player, channel)
             with translation.override(player.language):
                 command, reply = _carry_out(player, text, channel)
             letter = _answer(player, _worth_sending(command, reply, channel), channel, reply_inline, pressed)
+        outcome = "done"
     except (ProtocolError, ServiceError) as error:
         with change():
             if not state.first_time(update_key):
+                outcome = "repeated"
                 return Answer("", repeated=True)
             _note_channel(player, channel)
             with translation.override(player.language):
                 reply = _refusal(player, error)
                 reason = said(_reason(error)) if _reason(error) is not None else ""
             letter = _answer(player, reply, channel, reply_inline, pressed)
+        too_fast = _reason(error) is None or isinstance(_reason(error), TooFast)  # told once, then silent
+        outcome = "too_fast" if too_fast else "refused"
         return Answer(letter.text if letter else "", refused=True, reason=reason)
+    finally:
+        metrics.COMMANDS.labels(channel=channel or "none", outcome=outcome).inc()
     return Answer(letter.text if letter else "")  # rendered when the change ended
 
 
