@@ -24,9 +24,10 @@ TELEGRAM = Outbox.Channel.TELEGRAM
 
 def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str = "") -> None:
     """Link the group ``chat_id`` to match ``code`` if ``player`` sits in it; the
-    group is answered either way, once per update."""
+    group is answered either way, once per update. A banned player's command does
+    nothing (his ban's reason is his alone, not the group's)."""
     with change():
-        if not state.first_time(update_key):
+        if not state.first_time(update_key) or player.is_banned():
             return
         match_id = Match.objects.filter(
             code=code, seats__player=player, status__in=(Match.Status.LOBBY, Match.Status.RUNNING)
