@@ -4,6 +4,7 @@ HTTP, the outbox delivered through the real TelegramBackend."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shutil
 import socket
@@ -455,3 +456,15 @@ def test_the_shared_limiter_uses_redis_when_it_is_configured(settings, redis_url
         assert isinstance(ratelimit.shared_limiter(), RedisLimiter)
     finally:
         ratelimit._limiter_for.cache_clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_polling_passes_over_an_update_whose_user_id_is_out_of_range_with_a_log_line(tg, polling_bot, caplog):
+    """Issue 16, item 7: it could never be recorded, so it must not hold up the ones behind it."""
+    huge, ann = tg.user(10**20, "Huge"), tg.user(1001, "Ann")
+    with caplog.at_level(logging.WARNING, logger="bot.telegram.polling"):
+        huge.send("new")
+        ann.send("help")
+        polling_bot.wait_handled(2)
+    assert f"user id {10**20} is out of range" in caplog.text
+    assert list(Player.objects.values_list("telegram_user_id", flat=True)) == [1001]

@@ -32,7 +32,7 @@ from bot.unavailable import DATABASE_UNAVAILABLE
 from games.text.links import remember_bot_username
 
 from .client import make_bot, register_commands
-from .updates import ALLOWED_UPDATES, PressAnswer, process
+from .updates import ALLOWED_UPDATES, NotAnUpdate, PressAnswer, process
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -98,6 +98,10 @@ async def _handle_until_recorded(bot: Bot, update: Update, stop: asyncio.Event) 
             )
             await _unless_stopped(asyncio.sleep(delay), stop)
             delay = min(delay * 2, RETRY_MAX)
+        except NotAnUpdate as error:
+            log.warning("update %s refused: %s", update.update_id, error)
+            answer = None
+            break
         except Exception:
             log.exception("update %s failed", update.update_id)
             answer = None

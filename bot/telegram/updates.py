@@ -56,7 +56,10 @@ def process_update(data: dict) -> PressAnswer | None:
 
 
 def process(update: Update) -> PressAnswer | None:
-    """Act on one update at most once: ``update_id`` is recorded with its effect."""
+    """Act on one update at most once: ``update_id`` is recorded with its effect.
+    ``NotAnUpdate`` if an id in it is out of the range Telegram's ids (and our
+    columns) have: it could never be recorded, and no retry would change that."""
+    _check_ids(update)
     key = f"tg:{update.update_id}"
     bot_username()  # learn it now, outside the transaction, for invite links
     if update.callback_query is not None:
@@ -66,6 +69,20 @@ def process(update: Update) -> PressAnswer | None:
     elif update.my_chat_member is not None:
         _membership(update.my_chat_member)
     return None
+
+
+ID_RANGE = range(-(2**63), 2**63)  # a 64-bit signed integer: Telegram's ids, and the columns that keep them
+
+
+def _check_ids(update: Update) -> None:
+    ids = {"update_id": update.update_id}
+    if update.effective_user is not None:
+        ids["user id"] = update.effective_user.id
+    if update.effective_chat is not None:
+        ids["chat id"] = update.effective_chat.id
+    for name, value in ids.items():
+        if value not in ID_RANGE:
+            raise NotAnUpdate(f"{name} {value} is out of range")
 
 
 def _message(message: Message, key: str) -> None:

@@ -37,11 +37,12 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
         return HttpResponseForbidden("wrong secret token")
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's stack: no update is
         return HttpResponseBadRequest("not JSON")
     try:
         answer = process_update(data)
     except NotAnUpdate as error:
+        log.warning("Telegram update refused: %s", error)
         return HttpResponseBadRequest(str(error))
     except DATABASE_UNAVAILABLE:
         log.exception("Telegram update %s not recorded: the database is unavailable", data.get("update_id"))

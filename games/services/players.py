@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
+from games.text.protocol import clean
+
 from ..models import Match, Player
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
@@ -22,7 +24,10 @@ def language_of(code: str | None) -> str:
 
 @transaction.atomic
 def telegram_player(user_id: int, chat_id: int, name: str, username: str = "", language: str = "") -> Player:
-    """The player of a Telegram user, registered on first contact."""
+    """The player of a Telegram user, registered on first contact. His name and username
+    are Telegram's, which may hold any character: what nobody types on purpose (NUL,
+    which PostgreSQL refuses, other control and format characters) is left out."""
+    name, username = printable(name), printable(username)
     player, created = _registered(
         Player.objects.select_for_update(),
         {"telegram_user_id": user_id},
@@ -70,6 +75,15 @@ def terminal_player(user: str, name: str = "", language: str = "") -> Player:
         Player.objects.all(), {"terminal_user": user}, (name or user)[:60], language=language_of(language)
     )
     return player
+
+
+def printable(text: str) -> str:
+    r"""``text`` without control and format characters, its spaces single.
+
+    >>> printable("Ann\x00\u202e  Lee\n")
+    'Ann Lee'
+    """
+    return " ".join(clean(text).split())
 
 
 def free_name(wanted: str) -> str:
