@@ -58,14 +58,34 @@ def quiet_period(player: Player, moment: datetime) -> tuple[datetime, datetime] 
         start_day, end_day = day - timedelta(days=1), day
     else:
         return None
-    start, end = _at(start_day, first, local_zone), _at(end_day, last, local_zone)
+    start, end = _shows(start_day, first, local_zone)[0], _shows(end_day, last, local_zone)[1]
     return (start, end) if start <= moment < end else None
 
 
-def _at(day: date, hour: int, local_zone: ZoneInfo) -> datetime:
-    """``hour`` o'clock of a local ``day``, in UTC. An hour a spring change skips is
-    read with the offset before the change: the moment the clocks jump to."""
-    return datetime.combine(day, time(hour), tzinfo=local_zone).astimezone(UTC)
+def _shows(day: date, hour: int, local_zone: ZoneInfo) -> tuple[datetime, datetime]:
+    """The first and the last moment the clock of a local ``day`` shows ``hour`` o'clock, in
+    UTC: quiet hours start at the first and end at the last. An autumn change may show it
+    twice (Chatham's clocks go back from 03:45 to 02:45, so 03:00 comes twice); a spring
+    change may skip it, and then both are the moment the clocks jump past it."""
+    earlier = datetime.combine(day, time(hour), tzinfo=local_zone).astimezone(UTC)
+    later = datetime.combine(day, time(hour, fold=1), tzinfo=local_zone).astimezone(UTC)
+    if earlier.astimezone(local_zone).time() != time(hour):  # skipped: read before and after the jump
+        jump = _jump(local_zone, later, earlier)
+        return jump, jump
+    return min(earlier, later), max(earlier, later)
+
+
+def _jump(local_zone: ZoneInfo, before: datetime, after: datetime) -> datetime:
+    """The moment between ``before`` and ``after`` at which the zone's offset changes, to the second."""
+    offset = before.astimezone(local_zone).utcoffset()
+    low, high = int(before.timestamp()), int(after.timestamp())
+    while high - low > 1:
+        middle = (low + high) // 2
+        if datetime.fromtimestamp(middle, local_zone).utcoffset() == offset:
+            low = middle
+        else:
+            high = middle
+    return datetime.fromtimestamp(high, UTC)
 
 
 def quiet_end(player: Player, moment: datetime) -> datetime | None:
