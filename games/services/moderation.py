@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from games.text.style import deadline_text
 
 from ..models import Match, Player, Seat, Strength
-from . import outbox, play, players, presence, state
+from . import clocks, outbox, play, players, presence, state
 from .change import change
 from .errors import ServiceError
 
@@ -63,23 +63,28 @@ def pause(match: Match, admin: str, reason: str = "") -> Match:
         if match.is_paused:
             raise ServiceError(_("#%(code)s is already paused.") % {"code": match.code})
         now = timezone.now()
-        left = max(match.deadline - now, timedelta(0)) if match.deadline else timedelta(seconds=match.move_seconds)
+        seat = _mover(match)
+        left = clocks.time_left(match, clocks.clock_start(seat.player, now))
         _log(match, admin, "pause", reason, remaining=left.total_seconds())
-        match.paused_at, match.paused_remaining, match.deadline, match.remind_at = now, left, None, None
+        match.paused_at = now
+        clocks.set_turn_clock(match, seat, left, now)
         _save_and_tell(match, reason, lambda: _("An admin paused the clock of #%(code)s.") % {"code": match.code})
         return match
 
 
 def resume(match: Match, admin: str, reason: str = "") -> Match:
-    """Start the clock again with the time that was left when it was paused."""
+    """Start the clock again with the time that was left when it was paused, in the mover's
+    own time (``clocks.set_turn_clock``: from the end of his time off, out of his quiet hours)."""
     with change():
         match = _lock(match, RUNNING)
         if not match.is_paused:
             raise ServiceError(_("#%(code)s is not paused.") % {"code": match.code})
-        deadline = timezone.now() + (match.paused_remaining or timedelta(seconds=match.move_seconds))
+        now, seat = timezone.now(), _mover(match)
+        left = clocks.time_left(match, clocks.clock_start(seat.player, now))
+        match.paused_at = None
+        clocks.set_turn_clock(match, seat, left, now)
+        deadline = match.deadline
         _log(match, admin, "resume", reason, deadline=deadline.isoformat())
-        match.deadline, match.paused_at, match.paused_remaining = deadline, None, None
-        match.remind_at = deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
         _save_and_tell(
             match,
             reason,
@@ -90,18 +95,16 @@ def resume(match: Match, admin: str, reason: str = "") -> Match:
 
 
 def extend(match: Match, by: timedelta, admin: str, reason: str = "") -> Match:
-    """Give the player to move more time (added to the time left if the clock is paused)."""
+    """Give the player to move more time: added to the time left (kept for the resume if the
+    clock is paused), in his own time as at a resume."""
     if by <= timedelta(0):
         raise ServiceError(_("An extension must be longer than zero."))
     with change():
         match = _lock(match, RUNNING)
         _log(match, admin, "extend", reason, seconds=by.total_seconds())
-        if match.is_paused:
-            match.paused_remaining = (match.paused_remaining or timedelta(0)) + by
-        else:
-            match.deadline = (match.deadline or timezone.now()) + by
-            # the reminder is due again at four fifths of the new time
-            match.remind_at = match.deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
+        now, seat = timezone.now(), _mover(match)
+        left = clocks.time_left(match, clocks.clock_start(seat.player, now))
+        clocks.set_turn_clock(match, seat, left + by, now)
         _save_and_tell(match, reason, lambda: _extension_text(match, by))
         return match
 
@@ -269,6 +272,11 @@ def _lock(match: Match, statuses: tuple[str, ...]) -> Match:
             % {"code": locked.code, "status": locked.get_status_display()}
         )
     return locked
+
+
+def _mover(match: Match) -> Seat:
+    """The seat whose turn it is, with its player."""
+    return _seat(match, match.turn_seat)
 
 
 def _seat(match: Match, position: int) -> Seat:
