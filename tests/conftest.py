@@ -16,6 +16,7 @@ from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from games import ratelimit
 from games.engine import Action, Knock, Role, format_cards, parse_cards, stacked_deck
 from games.engine.bots import bot_view, make_strategy
 from games.models import Event, Hand, Match, Outbox, Player
@@ -33,9 +34,15 @@ hypothesis_settings.load_profile("gin3")
 def no_background(settings):
     """No test ever enqueues Celery work: tests drive computer moves and clocks themselves.
     Tests play much faster than people: the limit on commands per minute is lifted,
-    except in the tests of that limit."""
+    except in the tests of that limit. Each test counts its rate limits afresh, in
+    this process (a test of Redis's limiter sets ``REDIS_URL`` itself): windows left
+    in Redis by an earlier test, or an earlier run, would refuse what it sends."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
+    settings.REDIS_URL = ""
+    ratelimit._limiter_for.cache_clear()
+    yield
+    ratelimit._limiter_for.cache_clear()
 
 
 @pytest.fixture(autouse=True)

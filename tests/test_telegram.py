@@ -226,7 +226,7 @@ def test_a_user_who_blocked_the_bot_is_marked_unreachable(tg, people):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_command_in_a_group_gets_a_pointer_to_the_private_chat(tg, people):
+def test_a_command_in_a_group_that_follows_no_match_gets_a_brief_pointer_to_the_bot(tg, people):
     alice = tg.user(1001, "Alice", "alice")
     group = tg.group(-1001234, "Card club")
     before = people.bot.handled
@@ -234,9 +234,7 @@ def test_a_command_in_a_group_gets_a_pointer_to_the_private_chat(tg, people):
     alice.send("just chatting", chat=group)
     people.bot.wait_handled(before + 2)
     deliver_all()
-    assert [m.plain_text for m in tg.messages_to(group.id)] == [
-        f"Cards are private: play with me in a private chat, https://t.me/{BOT}"
-    ]
+    assert [m.plain_text for m in tg.messages_to(group.id)] == [f"To play gin3: https://t.me/{BOT}"]
     assert not Match.objects.exists()
 
 

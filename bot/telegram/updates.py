@@ -17,9 +17,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 
-from games.models import Match, Outbox, Player
-from games.services import automation, groups, handle, outbox, players, state
-from games.services.change import change
+from games.models import Match, Player
+from games.services import automation, groups, handle, players
+from games.text import groups as group_words
 from games.text.protocol import ProtocolError, parse
 
 from .client import bot_username
@@ -97,8 +97,10 @@ def _message(message: Message, key: str) -> None:
 
 
 def _group_message(chat: Chat, user: User, text: str, key: str) -> None:
-    """In a group only ``group CODE`` works (it links the group to a match);
-    any other command gets a pointer to the private chat, where cards are."""
+    """In a group only ``group CODE`` works (it links the group to a match); any
+    other command gets a pointer to the private chat, where cards are, or a brief
+    answer for someone who plays no match the group follows, as often as
+    ``groups.answer_command`` allows."""
     try:
         command = parse(text)
     except ProtocolError:
@@ -107,7 +109,9 @@ def _group_message(chat: Chat, user: User, text: str, key: str) -> None:
     if command is not None and command.name == "group" and player is not None:
         groups.link_telegram_group(player, command.text, chat.id, update_key=key)
     elif text.startswith("/") or command is not None:
-        _point_to_private(chat, user, key)
+        with translation.override(players.language_of(user.language_code)):
+            pointer, brief = escape(_pointer_text()), escape(group_words.brief_reply(bot_username()))
+        groups.answer_command(chat.id, user.id, key, pointer, brief)
 
 
 def _press(query: CallbackQuery, key: str) -> PressAnswer:
@@ -167,16 +171,6 @@ def command_text(text: str) -> str:
     if payload.lower().startswith(DEEP_LINK_JOIN):
         return "join " + payload[len(DEEP_LINK_JOIN) :]
     return "help"
-
-
-def _point_to_private(chat: Chat, user: User, key: str) -> None:
-    """Cards are never shown in a group: a command there gets a pointer to the private chat."""
-    with translation.override(players.language_of(user.language_code)):
-        text = escape(_pointer_text())
-    with change():
-        if not state.first_time(key):
-            return
-        outbox.post(Outbox.Channel.TELEGRAM, str(chat.id), "pointer", text)
 
 
 def _pointer_text() -> str:
