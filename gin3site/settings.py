@@ -202,7 +202,7 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # delivers messages whose task was lost. A run that waited past the next one is
 # dropped: the next one does its work.
 GIN3_CLOCK_SECONDS = float(os.environ.get("GIN3_CLOCK_SECONDS", "2"))
-GIN3_SWEEP_SECONDS = 30
+GIN3_SWEEP_SECONDS = float(os.environ.get("GIN3_SWEEP_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "scan-clocks": {
         "task": "games.tasks.scan_clocks",
