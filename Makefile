@@ -14,8 +14,9 @@ $(INSTALLED): requirements.txt
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	touch $(INSTALLED)
 
+# make run serves plain HTTP on 127.0.0.1: the settings that need HTTPS are off (docs/deploy.md).
 run: $(INSTALLED)
-	$(BIN)/python manage.py serve
+	GIN3_PLAIN_HTTP=1 $(BIN)/python manage.py serve
 
 play: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput -v0

@@ -41,6 +41,17 @@ SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
+# HTTPS whenever DEBUG is off (docs/deploy.md): plain HTTP is redirected, the session and
+# CSRF cookies are sent over HTTPS only, and browsers are told to keep to HTTPS (HSTS) for
+# a year. A run on one machine over plain HTTP (make run, the tests) sets GIN3_PLAIN_HTTP=1,
+# which turns them all off; each can also be set on its own.
+HTTPS_ONLY = not DEBUG and not env_bool("GIN3_PLAIN_HTTP")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_ONLY)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_ONLY)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (365 * 86400 if HTTPS_ONLY else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS_ONLY)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS_ONLY)
 
 INSTALLED_APPS = [
     "django.contrib.admin",

@@ -366,6 +366,7 @@ def main() -> None:
         "DB_CONN_MAX_AGE": "60",
         "GIN3_VAR_DIR": str(log_dir / "var"),
         "GIN3_BACKGROUND": "celery",
+        "GIN3_PLAIN_HTTP": "1",  # the web processes serve plain HTTP on 127.0.0.1
         "TELEGRAM_BOT_USERNAME": BOT_USERNAME,
         "TELEGRAM_WEBHOOK_SECRET": SECRET,
         "LOG_LEVEL": "WARNING",

@@ -7,6 +7,7 @@ who may act in it, and they must all agree on how those are built.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 
@@ -24,6 +25,9 @@ from games.services import automation, handle, play, state
 from games.services.change import change
 from games.services.players import phone_player, telegram_player, terminal_player
 
+# The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1.
+os.environ.setdefault("GIN3_PLAIN_HTTP", "1")
+
 # Hypothesis on a machine shared with the database, a worker and other test runs: a
 # slow moment is not a failure (no deadline, no health check on generation time).
 hypothesis_settings.register_profile("gin3", deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -36,10 +40,13 @@ def no_background(settings):
     Tests play much faster than people: the limit on commands per minute is lifted,
     except in the tests of that limit. Each test counts its rate limits afresh, in
     this process (a test of Redis's limiter sets ``REDIS_URL`` itself): windows left
-    in Redis by an earlier test, or an earlier run, would refuse what it sends."""
+    in Redis by an earlier test, or an earlier run, would refuse what it sends. And
+    they run over plain HTTP, as ``make run`` does (``GIN3_PLAIN_HTTP``)."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
     settings.REDIS_URL = ""
+    settings.SECURE_SSL_REDIRECT = settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
+    settings.SECURE_HSTS_SECONDS = 0
     ratelimit._limiter_for.cache_clear()
     yield
     ratelimit._limiter_for.cache_clear()
