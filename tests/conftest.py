@@ -25,8 +25,13 @@ from games.services import automation, handle, play, state
 from games.services.change import change
 from games.services.players import phone_player, telegram_player, terminal_player
 
-# The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1.
+# The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1, as
+# make run does (GIN3_PLAIN_HTTP); the settings of this process were read before this file.
 os.environ.setdefault("GIN3_PLAIN_HTTP", "1")
+django_settings.SECURE_SSL_REDIRECT = django_settings.SESSION_COOKIE_SECURE = False
+django_settings.CSRF_COOKIE_SECURE = django_settings.SECURE_HSTS_PRELOAD = False
+django_settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = False
+django_settings.SECURE_HSTS_SECONDS = 0
 
 # Hypothesis on a machine shared with the database, a worker and other test runs: a
 # slow moment is not a failure (no deadline, no health check on generation time).
@@ -40,13 +45,10 @@ def no_background(settings):
     Tests play much faster than people: the limit on commands per minute is lifted,
     except in the tests of that limit. Each test counts its rate limits afresh, in
     this process (a test of Redis's limiter sets ``REDIS_URL`` itself): windows left
-    in Redis by an earlier test, or an earlier run, would refuse what it sends. And
-    they run over plain HTTP, as ``make run`` does (``GIN3_PLAIN_HTTP``)."""
+    in Redis by an earlier test, or an earlier run, would refuse what it sends."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
     settings.REDIS_URL = ""
-    settings.SECURE_SSL_REDIRECT = settings.SESSION_COOKIE_SECURE = settings.CSRF_COOKIE_SECURE = False
-    settings.SECURE_HSTS_SECONDS = 0
     ratelimit._limiter_for.cache_clear()
     yield
     ratelimit._limiter_for.cache_clear()
