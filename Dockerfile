@@ -22,7 +22,6 @@ RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
 
 USER gin3
 EXPOSE 8000
-# The site as manage.py serve runs it (games/management/commands/serve.py says why):
-# gunicorn's threaded workers over WSGI, each thread with its own database connection.
-CMD ["python", "-m", "gunicorn", "gin3site.wsgi:application", "--bind", "0.0.0.0:8000", \
-     "--worker-class", "gthread", "--workers", "2", "--threads", "4", "--forwarded-allow-ips", "*"]
+# The site as manage.py serve runs it (games/management/commands/web.py says why):
+# waitress over WSGI in GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
+CMD ["python", "manage.py", "web", "--host", "0.0.0.0", "--port", "8000"]

@@ -118,13 +118,13 @@ TEMPLATES = [
 WSGI_APPLICATION = "gin3site.wsgi.application"
 ASGI_APPLICATION = "gin3site.asgi.application"
 
-# The web server (``manage.py serve``, docs/deploy.md): gunicorn's threaded
-# workers over WSGI, GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
+# The web server (``manage.py web``, which ``manage.py serve`` runs; docs/deploy.md):
+# waitress over WSGI, GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
 GIN3_WEB_WORKERS = int(os.environ.get("GIN3_WEB_WORKERS") or max(os.cpu_count() or 1, 2))
 GIN3_WEB_THREADS = int(os.environ.get("GIN3_WEB_THREADS") or 4)
 
 # Database connections (docs/deploy.md, "Connections"). The site is served by
-# gunicorn's threaded workers over WSGI (``manage.py serve``): there a thread
+# waitress's threads over WSGI (``manage.py web``): there a thread
 # serves one request at a time and, with DB_CONN_MAX_AGE above 0 (60 is
 # advised on PostgreSQL), keeps its connection that many seconds: the
 # connections of a web process are at most its threads, and a move skips the
