@@ -27,6 +27,6 @@ RUN SECRET_KEY=collectstatic-only python manage.py collectstatic --noinput \
 
 USER gin3
 EXPOSE 8000
-# The site as manage.py serve runs it (games/management/commands/serve.py says why),
-# with GIN3_WEB_WORKERS and GIN3_WEB_THREADS from the environment.
+# The site as manage.py serve runs it: manage.py web (games/management/commands/web.py
+# says why), waitress in GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
 CMD ["python", "manage.py", "serve", "--only", "web", "--host", "0.0.0.0", "--port", "8000"]

@@ -16,8 +16,9 @@ $(INSTALLED): requirements-dev.txt
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements-dev.txt
 	touch $(INSTALLED)
 
+# make run serves plain HTTP on 127.0.0.1: the settings that need HTTPS are off (docs/deploy.md).
 run: $(INSTALLED)
-	$(BIN)/python manage.py serve
+	GIN3_PLAIN_HTTP=1 $(BIN)/python manage.py serve
 
 play: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput -v0

@@ -119,6 +119,7 @@ def configure(database_url: str, var_dir: Path, redis_url: str) -> dict[str, str
         "GIN3_VAR_DIR": str(var_dir),
         "REDIS_URL": redis_url,
         "GIN3_BACKGROUND": "celery",
+        "GIN3_PLAIN_HTTP": "1",  # the server serves plain HTTP on 127.0.0.1
         "GIN3_TELEGRAM_BACKEND": "bot.backends.memory.MemoryBackend",
         "GIN3_SMS_BACKEND": "bot.backends.memory.MemoryBackend",
         "TELEGRAM_BOT_TOKEN": "",

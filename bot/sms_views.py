@@ -28,7 +28,7 @@ from twilio.request_validator import RequestValidator
 from twilio.twiml.messaging_response import MessagingResponse
 
 from bot.backends.sms import MAX_BODY
-from bot.unavailable import DATABASE_UNAVAILABLE
+from bot.unavailable import UNAVAILABLE
 from games.contract import Notice
 from games.contract.account import HowToStop, SendItAgain, SmsWelcome
 from games.models import Outbox
@@ -52,7 +52,7 @@ def inbound(request: HttpRequest) -> HttpResponse:
     """Check that Twilio sent it, act on it, answer in TwiML; never a 500, which
     Twilio would only log while the player waits for an answer.
 
-    Twilio never sends a text again, so while the database cannot be reached
+    Twilio never sends a text again, so while the database (or another service: ``bot.unavailable``) cannot be reached
     the answer asks the player to: it needs no database, so it is in English
     (his language is in the database)."""
     if not settings.SMS_ENABLED:
@@ -70,8 +70,8 @@ def inbound(request: HttpRequest) -> HttpResponse:
         return HttpResponseBadRequest()
     try:
         replies = receive(phone, body, sid)
-    except DATABASE_UNAVAILABLE:
-        log.exception("SMS %s not recorded: the database is unavailable", sid)
+    except UNAVAILABLE:
+        log.exception("SMS %s not recorded: a service it needs is unavailable", sid)
         replies = [sms(SendItAgain())]
     except Exception:
         log.exception("SMS %s could not be handled", sid)

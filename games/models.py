@@ -13,6 +13,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
@@ -124,6 +125,15 @@ class Player(models.Model):
         ordering = ["display_name", "pk"]
         verbose_name = _("player")
         verbose_name_plural = _("players")
+        # A name on a table or the scoreboard says which player it is, whatever its case
+        # (PostgreSQL folds every script's case; SQLite's lower() folds ASCII only).
+        constraints = [
+            models.UniqueConstraint(
+                Lower("display_name"),
+                name="player_name_unique",
+                violation_error_message=_("Another player has this name."),
+            )
+        ]
 
     def __str__(self) -> str:
         return self.display_name

@@ -7,10 +7,17 @@ without it, a single machine's one sender keeps them in memory.
 
 A limiter never sleeps: ``acquire`` either counts the send or says how long to
 wait, and the caller reschedules the message instead of holding a worker.
+
+A limit is a helper, never a condition of a move: while Redis cannot be reached
+(stopped, restarting, too slow to answer within ``REDIS_TIMEOUT``) the windows
+are kept in the process instead, each process counting on its own, and Redis
+is asked again ``REDIS_RETRY_AFTER`` seconds later. A command is then still
+carried out and recorded; only the limit is looser for a while.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 import uuid
@@ -21,6 +28,8 @@ from functools import cache
 from typing import Protocol
 
 from django.conf import settings
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -89,22 +98,36 @@ return 0
 """
 
 
+REDIS_TIMEOUT = 1.0  # seconds to connect to Redis, and for it to answer
+REDIS_RETRY_AFTER = 5.0  # seconds the process keeps its own windows after Redis failed
+
+
 class RedisLimiter:
-    """The windows of all processes, in Redis."""
+    """The windows of all processes, in Redis; this process's own while Redis is away."""
 
     def __init__(self, url: str, prefix: str = "gin3:rate:") -> None:
         import redis
 
-        self._redis = redis.Redis.from_url(url)
+        self._redis = redis.Redis.from_url(url, socket_connect_timeout=REDIS_TIMEOUT, socket_timeout=REDIS_TIMEOUT)
         self._script = self._redis.register_script(_ACQUIRE)
         self._prefix = prefix
+        self._errors = (redis.RedisError,)
+        self._fallback = LocalLimiter()
+        self._away_until = 0.0
 
     def acquire(self, rules: Sequence[Rule]) -> float:
+        if time.monotonic() < self._away_until:
+            return self._fallback.acquire(rules)
         keys = [self._prefix + rule.key for rule in rules]
         args: list[str | int] = [uuid.uuid4().hex]
         for rule in rules:
             args += [rule.limit, max(1, round(rule.window * 1000))]
-        return int(self._script(keys=keys, args=args)) / 1000
+        try:
+            return int(self._script(keys=keys, args=args)) / 1000
+        except self._errors as error:
+            log.warning("Redis is unavailable (%s): limits kept in this process for %g s", error, REDIS_RETRY_AFTER)
+            self._away_until = time.monotonic() + REDIS_RETRY_AFTER
+            return self._fallback.acquire(rules)
 
 
 @cache

@@ -1,6 +1,6 @@
 """ASGI entry point: ``uvicorn gin3site.asgi:application``.
 
-gin3 is served over WSGI (gunicorn, ``manage.py serve``); this entry point is
+gin3 is served over WSGI (waitress, ``manage.py web``); this entry point is
 kept for ASGI servers, and it makes the settings take database connections
 from a pool (GIN3_ASGI, see gin3site/settings.py): Django's persistent
 connections leak under ASGI.

@@ -42,6 +42,17 @@ SECRET_KEY = os.environ.get("SECRET_KEY") or local_secret_key()
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if env_bool("BEHIND_PROXY") else None
+# HTTPS whenever DEBUG is off (docs/deploy.md): plain HTTP is redirected, the session and
+# CSRF cookies are sent over HTTPS only, and browsers are told to keep to HTTPS (HSTS) for
+# a year. A run on one machine over plain HTTP (make run, the tests) sets GIN3_PLAIN_HTTP=1,
+# which turns them all off; each can also be set on its own.
+HTTPS_ONLY = not DEBUG and not env_bool("GIN3_PLAIN_HTTP")
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS_ONLY)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS_ONLY)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS_ONLY)
+SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS") or (365 * 86400 if HTTPS_ONLY else 0))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS_ONLY)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS_ONLY)
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -52,6 +63,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "games",
     "bot",
+    "csp",
 ]
 
 MIDDLEWARE = [
@@ -66,7 +78,28 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
+
+# Content-Security-Policy (django-csp): every page's scripts and styles come from our
+# own static files, none inline, and it talks to the site alone (the live table polls
+# its JSON). GIN3_CSP_SCRIPT_SOURCES is where scripts may come from: a page that needs
+# another script's origin (Telegram's Mini App script) adds it there. The favicon is a
+# data: URL.
+GIN3_CSP_SCRIPT_SOURCES = ["'self'"]
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": GIN3_CSP_SCRIPT_SOURCES,
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "gin3site.urls"
 
@@ -88,13 +121,13 @@ TEMPLATES = [
 WSGI_APPLICATION = "gin3site.wsgi.application"
 ASGI_APPLICATION = "gin3site.asgi.application"
 
-# The web server (``manage.py serve``, docs/deploy.md): gunicorn's threaded
-# workers over WSGI, GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
+# The web server (``manage.py web``, which ``manage.py serve`` runs; docs/deploy.md):
+# waitress over WSGI, GIN3_WEB_WORKERS processes of GIN3_WEB_THREADS threads.
 GIN3_WEB_WORKERS = int(os.environ.get("GIN3_WEB_WORKERS") or max(os.cpu_count() or 1, 2))
 GIN3_WEB_THREADS = int(os.environ.get("GIN3_WEB_THREADS") or 4)
 
 # Database connections (docs/deploy.md, "Connections"). The site is served by
-# gunicorn's threaded workers over WSGI (``manage.py serve``): there a thread
+# waitress's threads over WSGI (``manage.py web``): there a thread
 # serves one request at a time and, with DB_CONN_MAX_AGE above 0 (60 is
 # advised on PostgreSQL), keeps its connection that many seconds: the
 # connections of a web process are at most its threads, and a move skips the
@@ -241,7 +274,7 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # delivers messages whose task was lost. A run that waited past the next one is
 # dropped: the next one does its work.
 GIN3_CLOCK_SECONDS = float(os.environ.get("GIN3_CLOCK_SECONDS", "2"))
-GIN3_SWEEP_SECONDS = 30
+GIN3_SWEEP_SECONDS = float(os.environ.get("GIN3_SWEEP_SECONDS", "30"))
 CELERY_BEAT_SCHEDULE = {
     "scan-clocks": {
         "task": "games.tasks.scan_clocks",

@@ -3,7 +3,7 @@
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gin3 REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python scripts/scale_out.py [--matches 50] [--target 50] [--clock 5m] [--compare]
 
-It starts 2 web processes (``manage.py serve``'s gunicorn, one worker each),
+It starts 2 web processes (``manage.py serve``'s ``manage.py web``, one worker each),
 2 Celery workers and beat, on PostgreSQL (a database of its own,
 ``<name>_scaleout``, dropped at the end) and Redis (database ``--redis-db``,
 flushed before and after), with a fake Telegram (tests/fakes) as the Bot API.
@@ -387,6 +387,7 @@ def main() -> None:
         "DB_CONN_MAX_AGE": "60",
         "GIN3_VAR_DIR": str(log_dir / "var"),
         "GIN3_BACKGROUND": "celery",
+        "GIN3_PLAIN_HTTP": "1",  # the web processes serve plain HTTP on 127.0.0.1
         "TELEGRAM_BOT_USERNAME": BOT_USERNAME,
         "TELEGRAM_WEBHOOK_SECRET": SECRET,
         "LOG_LEVEL": "WARNING",

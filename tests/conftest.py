@@ -7,6 +7,7 @@ who may act in it, and they must all agree on how those are built.
 
 from __future__ import annotations
 
+import os
 import random
 import re
 
@@ -16,12 +17,21 @@ from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from games import ratelimit
 from games.engine import Action, Knock, Role, format_cards, parse_cards, stacked_deck
 from games.engine.bots import bot_view, make_strategy
 from games.models import Event, Hand, Match, Outbox, Player
 from games.services import automation, handle, play, state
 from games.services.change import change
 from games.services.players import phone_player, telegram_player, terminal_player
+
+# The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1, as
+# make run does (GIN3_PLAIN_HTTP); the settings of this process were read before this file.
+os.environ.setdefault("GIN3_PLAIN_HTTP", "1")
+django_settings.SECURE_SSL_REDIRECT = django_settings.SESSION_COOKIE_SECURE = False
+django_settings.CSRF_COOKIE_SECURE = django_settings.SECURE_HSTS_PRELOAD = False
+django_settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = False
+django_settings.SECURE_HSTS_SECONDS = 0
 
 # Hypothesis on a machine shared with the database, a worker and other test runs: a
 # slow moment is not a failure (no deadline, no health check on generation time).
@@ -33,9 +43,15 @@ hypothesis_settings.load_profile("gin3")
 def no_background(settings):
     """No test ever enqueues Celery work: tests drive computer moves and clocks themselves.
     Tests play much faster than people: the limit on commands per minute is lifted,
-    except in the tests of that limit."""
+    except in the tests of that limit. Each test counts its rate limits afresh, in
+    this process (a test of Redis's limiter sets ``REDIS_URL`` itself): windows left
+    in Redis by an earlier test, or an earlier run, would refuse what it sends."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
+    settings.REDIS_URL = ""
+    ratelimit._limiter_for.cache_clear()
+    yield
+    ratelimit._limiter_for.cache_clear()
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Making the test database really unreachable, and reachable again, in the middle of a test.
+"""Making the test database (or Redis) really unreachable, and reachable again, in the middle of a test.
 
 Why not a mock: what must hold (an update that was not recorded is never
 acknowledged) depends on where the real error surfaces: at connect, inside
@@ -14,7 +14,9 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import subprocess
 import threading
+import time
 from pathlib import Path
 
 from django.db import connection, connections
@@ -147,3 +149,47 @@ class DatabaseOutage:
             os.replace(self.path.with_name(self.path.name + ".away"), self.path)
         self.is_cut = False
         connections.close_all()
+
+
+class RedisServer:
+    """A ``redis-server`` of the test's own on a free port of 127.0.0.1, that the test
+    kills (SIGKILL, as a crash or the OOM killer would) and starts again on the same
+    port. Nothing is saved to disk: what the broker held is lost with it, the worst case."""
+
+    def __init__(self, folder: Path) -> None:
+        import shutil
+
+        import pytest
+
+        self.binary = shutil.which("redis-server")
+        if self.binary is None:
+            if os.environ.get("GIN3_REQUIRE_SERVICES") == "1":
+                pytest.fail("GIN3_REQUIRE_SERVICES=1 but redis-server is not installed")
+            pytest.skip("redis-server is not installed")
+        self.folder = folder
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> RedisServer:
+        import redis
+
+        argv = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+        self.process = subprocess.Popen([*argv, "--dir", str(self.folder)], stdout=subprocess.DEVNULL)
+        client = redis.Redis.from_url(self.url, socket_connect_timeout=1)
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                return self
+            except redis.ConnectionError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)

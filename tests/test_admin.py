@@ -153,6 +153,7 @@ def test_a_paused_match_holds_its_computer_players_until_resumed(admin_client, m
 
 
 def test_extend_moves_the_deadline(admin_client, match, ann):
+    match = until_to_move(match, ann)  # a computer player to move moves at once, extended or not
     act(admin_client, "match", "extend", [match], hours="12", reason="holiday")
     after = Match.objects.get(pk=match.pk)
     assert after.deadline - match.deadline == timedelta(hours=12)

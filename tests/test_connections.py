@@ -4,7 +4,7 @@ number of its PostgreSQL connections bounded, and every move answered 200 is
 in the event log.
 
 Both ways gin3 can be served are tried: the WSGI set-up ``manage.py serve``
-runs (gunicorn's threads, each keeping its connection: at most workers x
+runs (waitress's threads, each keeping its connection: at most workers x
 threads), and an ASGI server, where Django's persistent connections leaked one
 per request thread and gin3site/asgi.py switches to psycopg's pool (at most
 DB_POOL_MAX a process). The server's connections are told apart from the
@@ -172,7 +172,7 @@ def play(port: int, match: Match, users: dict, statuses: list[int]) -> None:
 
 
 SERVERS = {
-    "wsgi-gunicorn-as-serve-runs-it": (
+    "wsgi-as-serve-runs-it": (
         lambda port: web_command(sys.executable, "127.0.0.1", port),
         {"GIN3_WEB_WORKERS": "2", "GIN3_WEB_THREADS": "4"},
         8,

@@ -8,10 +8,12 @@ import pytest
 
 from bot.telegram.updates import process_update
 from games.engine import parse_cards
-from games.models import Event, Outbox, Player
-from games.services import handle
+from games.models import Event, Outbox, Player, ProcessedUpdate
+from games.services import delivery, groups, handle, state
+from games.services.change import change
 from games.services.players import telegram_player
-from tests.conftest import play_to_end, refresh, snapshot
+from tests.conftest import engine_hand, play_to_end, refresh, snapshot
+from tests.fakes import backends as fake_backends
 
 GROUP = -100123
 CARD = re.compile(r"(?<![\w#])(10|[2-9AJQK])([♠♥♦♣])")
@@ -124,3 +126,61 @@ def test_group_typed_outside_a_group_is_explained_and_changes_nothing(match3, al
     reply = handle(alice, f"group {match3.code}", channel)
     assert reply == "Type group CODE in a Telegram group the bot is in: the group then follows that match."
     assert snapshot(match3) == before
+
+
+# A group can't be flooded (issue 16, item 8) ----------------------------------------------
+
+
+@pytest.fixture
+def linked(tess_match):
+    tess, code = tess_match
+    process_update(group_update(10, tess, f"/group {code}"))
+    return tess, code
+
+
+def answers() -> list[str]:
+    return [message.text for message in group_messages() if message.kind == "pointer"]
+
+
+@pytest.mark.django_db
+def test_someone_who_plays_no_match_here_gets_one_brief_answer_to_a_flood_of_commands(linked):
+    stranger = telegram_player(user_id=7002, chat_id=7002, name="Sam", language="en")
+    for update in range(300):
+        process_update(group_update(1000 + update, stranger, "/help"))
+    assert answers() == ["To play gin3: https://t.me/gin3_test_bot"]
+    assert ProcessedUpdate.objects.filter(key__startswith="tg:1").count() >= 300  # each one recorded, once
+
+
+@pytest.mark.django_db
+def test_a_player_of_the_match_gets_at_most_3_answers_a_minute_in_the_group(linked):
+    tess, _code = linked
+    for update in range(300):
+        process_update(group_update(1000 + update, tess, "/help"))
+    assert len(answers()) == groups.GROUP_REPLIES_PER_MINUTE - 1  # the answer to /group was the first
+    assert all("play with me in a private chat" in text for text in answers())
+
+
+@pytest.mark.django_db
+def test_a_flood_of_group_codes_from_someone_not_in_the_match_gets_one_answer(linked):
+    _tess, code = linked
+    stranger = telegram_player(user_id=7002, chat_id=7002, name="Sam", language="en")
+    before = len(group_messages())
+    for update in range(300):
+        process_update(group_update(1000 + update, stranger, f"/group {code}"))
+    assert len(group_messages()) == before + 1
+
+
+@pytest.mark.django_db
+def test_the_matchs_messages_to_the_group_go_out_before_the_answers_to_commands(linked, settings):
+    tess, _code = linked
+    settings.GIN3_BACKENDS = {**settings.GIN3_BACKENDS, "telegram": "tests.fakes.backends.ScriptedBackend"}
+    Outbox.objects.filter(address=str(GROUP)).update(status=Outbox.Status.SENT)
+    fake_backends.sent.clear()
+    for update in range(2):
+        stranger = telegram_player(user_id=7100 + update, chat_id=7100 + update, name=f"Sam {update}")
+        process_update(group_update(2000 + update, stranger, "/help"))
+    match = tess.seats.get().match
+    with change():
+        groups.tell_table(match, state.seats_of(match), match.current_hand, engine_hand(match))
+    delivery.deliver_address("telegram", str(GROUP))
+    assert [message.kind for message in fake_backends.sent] == ["table", "pointer"]

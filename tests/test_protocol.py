@@ -367,6 +367,20 @@ def test_quiet_refuses_what_are_no_quiet_hours(text):
         parse(text)
 
 
+@pytest.mark.parametrize(("text", "hours"), [("quiet 00-23", 23), ("quiet 20-09", 13), ("quiet 8-7", 23)])
+def test_quiet_hours_longer_than_12_hours_are_refused_so_that_matches_go_on(text, hours):
+    """Issue 16, item 5: quiet 00-23 made a 5 minute clock 23 hours a turn."""
+    with pytest.raises(ProtocolError) as refusal:
+        parse(text)
+    assert str(refusal.value) == (
+        f"Quiet hours are 12 hours at most, so that your matches go on: those are {hours}. For example: quiet 23-07."
+    )
+
+
+def test_quiet_hours_of_12_hours_are_taken():
+    assert parse("quiet 20-08") == Command("quiet", text="20-08")
+
+
 @pytest.mark.parametrize(
     ("text", "zone"),
     [("tz Europe/Skopje", "Europe/Skopje"), ("tz europe/skopje", "Europe/Skopje"), ("tz utc", "UTC"), ("tz", "")],

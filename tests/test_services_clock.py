@@ -1,25 +1,29 @@
 """Turn clocks: what happens at a deadline, autopilot after missed turns, pauses,
 reminders, and computer players.
 
-Why: a player who is away must not stall the other two, but the move made for
-him must be harmless (pass, draw, the safest discard, never a knock), and a
-late or repeated task must do nothing (docs/architecture.md: deadlines live in the
+Why: a player who is away must not stall the other two; the move made for him
+is the one a computer player would make, so that a take or a knock made at a
+deadline never tells the box that the team was advised (R3.2); and a late or
+repeated task must do nothing (docs/architecture.md: deadlines live in the
 database).
 """
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
+from django.db import transaction
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engine import Role
-from games.models import Match
-from games.services import automation, handle
+from games.models import Match, Outbox
+from games.services import automation, handle, play
 from games.services.change import change
 from tests.conftest import (
     code_in,
-    engine_hand,
     events_of,
     hand_row,
     mover,
@@ -66,7 +70,8 @@ def test_a_deadline_task_for_an_older_version_does_nothing(match3):
     assert snapshot(match3) == before
 
 
-def test_r5_at_the_deadline_the_upcard_is_refused_for_him(match3):
+def test_r5_at_the_deadline_an_upcard_he_has_no_use_for_is_refused_for_him(match3):
+    rig(match3, captain="As 3s 5s 7s 9s Jh Kh 2d 4d 6d", box="Ah 3h 5h 7h 9h Js Ks 2c 4c 6c", upcard="Qc")
     captain, box = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.BOX)
     assert time_out(match3)
     assert moves(match3) == [("pass", "timeout")]
@@ -76,17 +81,25 @@ def test_r5_at_the_deadline_the_upcard_is_refused_for_him(match3):
     assert refresh(match3).deadline > timezone.now()  # the box has his own full time
 
 
-def test_a_timed_out_turn_draws_then_discards_and_never_knocks(match3):
-    """One missed turn is one whole turn and one timeout, even when the drawn card would make gin."""
+def test_r3_2_a_timed_out_turn_is_played_whole_as_a_computer_player_would_knocking_if_it_would(match3):
+    """One missed turn is one whole turn and one timeout; when the drawn card makes gin,
+    the computer knocks, as it would in its own seat."""
     rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Qc", stock="Ts")
     captain, box = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.BOX)
     handle(captain, "pass", "terminal")
     handle(box, "pass", "terminal")
     assert time_out(match3)
-    assert moves(match3)[2:] == [("draw", "timeout"), ("discard Kd", "timeout")]
-    assert not engine_hand(match3).is_over
-    assert mover(match3) == box
+    assert moves(match3)[2:] == [("draw", "timeout"), ("knock Kd", "timeout")]
+    assert hand_row(match3).number == 2
     assert seat_of(match3, captain).timeouts_in_row == 1
+
+
+def test_a_timed_out_turn_plays_the_computer_players_move_for_his_seat(match3):
+    with change():
+        table = play.load_table(match3.pk)
+        wanted = automation.computer_choice(table, automation.TIMEOUT_STRENGTH)
+    assert time_out(match3)
+    assert moves(match3)[0] == (str(wanted), "timeout")
 
 
 def test_a_timed_out_discard_ends_the_turn_he_began(match3):
@@ -99,10 +112,12 @@ def test_a_timed_out_discard_ends_the_turn_he_began(match3):
 
 
 def test_a_players_own_move_clears_his_missed_turns(match3):
-    captain, box = player_in_role(match3, Role.CAPTAIN), player_in_role(match3, Role.BOX)
+    captain = player_in_role(match3, Role.CAPTAIN)
     time_out(match3)
-    handle(box, "pass", "terminal")
-    handle(captain, "draw", "terminal")
+    assert seat_of(match3, captain).timeouts_in_row == 1
+    while mover(match3) != captain:
+        play_move(match3, safe_action)
+    play_move(match3, safe_action)
     assert seat_of(match3, captain).timeouts_in_row == 0
 
 
@@ -178,7 +193,7 @@ def test_the_clock_scan_acts_on_each_due_match_once_and_leaves_the_others(make_p
     expire(due)
     before = snapshot(waiting)
     assert automation.scan_clocks()["deadline"] == 1
-    assert [automatic for _move, automatic in moves(due)] == ["timeout"]
+    assert {automatic for _move, automatic in moves(due)} == {"timeout"}
     assert snapshot(waiting) == before
 
 
@@ -233,3 +248,38 @@ def test_the_clock_scan_goes_on_from_where_it_got_to_among_matches_due_at_the_sa
         after = automation.next_due(automation.CLOCKS[0], timezone.now(), seen)
         assert automation.next_due(automation.CLOCKS[0], timezone.now(), after) is None
     assert {seen[1], after[1]} == {first.pk, second.pk}
+
+
+class _Seen(Exception):
+    """Carries what a scenario showed out of the savepoint that undoes it."""
+
+
+def seen_by_the_box_and_the_public(match: Match, suggestion: str) -> tuple:
+    """The captain's time runs out, with ``suggestion`` from the sitter waiting (or none):
+    the box's new messages, the public match page and its live table. Undone afterwards."""
+    box = player_in_role(match, Role.BOX)
+    sitter = player_in_role(match, Role.SITTER)
+    try:
+        with transaction.atomic():
+            if suggestion:
+                handle(sitter, f"suggest {suggestion}", "terminal")
+            mark = Outbox.objects.order_by("-pk").values_list("pk", flat=True).first()
+            assert time_out(match)
+            told = [(m.kind, m.text) for m in Outbox.objects.filter(recipient=box, pk__gt=mark).order_by("pk")]
+            page = Client().get(reverse("games:match", args=[match.code])).content.decode()
+            page = re.sub(r'name="csrfmiddlewaretoken" value="\w+"', "", page)  # a new one each time
+            live = Client().get(reverse("games:live", args=[match.code])).content.decode()
+            raise _Seen(told, page, live)
+    except _Seen as seen:
+        return seen.args
+
+
+def test_r3_2_the_box_and_the_public_see_the_same_timed_out_turn_whether_or_not_advice_waited(match3, time_machine):
+    """Issue 16, item 3: a timeout never took a card, so "take 9h, d Kc (automatic: time
+    ran out)" could only be the sitter's suggestion."""
+    time_machine.move_to(timezone.now(), tick=False)
+    rig(match3, captain="7h 8h Js Qs 2c 5c 9c Kc 3d Kd", box="Ah 3h 5h Th Jh 2s 4s 6s 8s Ad", upcard="9h")
+    advised = seen_by_the_box_and_the_public(match3, "take")
+    unadvised = seen_by_the_box_and_the_public(match3, "")
+    assert advised == unadvised
+    assert "take 9h" in advised[0][-1][1] and "(automatic: time ran out)" in advised[0][-1][1]

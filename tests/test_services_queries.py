@@ -2,7 +2,9 @@
 
 Why: every move of every channel goes through ``handle``; issue 11 bounds it at
 8 SQL queries (savepoints included) and one replay of the hand, so that a
-move takes a few milliseconds and the database is not the bottleneck. Counts,
+move takes a few milliseconds and the database is not the bottleneck; issue
+16 adds one, the player's row read again and locked, so that a ban reaches a
+session that is already open. Counts,
 not times: the same on any machine. The tests run in real transactions
 (``transaction=True``): ``handle``'s own transaction is then the outermost
 one, as in production, and no test savepoint inflates the count. The
@@ -19,7 +21,7 @@ from games.services import handle, state
 from tests.conftest import hand_row, legal_actions, mover, player_in_role, rig
 
 pytestmark = pytest.mark.django_db(transaction=True)
-MOVE_QUERIES = 8
+MOVE_QUERIES = 9
 HAND_END_QUERIES = 16
 REFUSAL_QUERIES = 10  # the refused change rolled back, then the reply in one of its own
 
@@ -38,7 +40,7 @@ def replays(monkeypatch) -> list[int]:
     return counted
 
 
-def test_a_move_through_handle_runs_at_most_8_queries_and_one_replay(match3, replays, django_assert_max_num_queries):
+def test_a_move_through_handle_runs_at_most_9_queries_and_one_replay(match3, replays, django_assert_max_num_queries):
     handle(mover(match3), "pass", "terminal")
     handle(mover(match3), "pass", "terminal")
     captain = mover(match3)

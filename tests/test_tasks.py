@@ -21,7 +21,7 @@ from bot.backends import memory
 from games import tasks
 from games.engine import Phase
 from games.models import Event, Match, Outbox, Seat
-from games.services import automation, handle, play
+from games.services import automation, clocks, handle, play
 from games.services.change import change
 from games.services.players import telegram_player
 from tests.conftest import code_in, mover, play_move, refresh, run_computers, snapshot
@@ -151,7 +151,7 @@ def test_the_scan_plays_a_computer_move_whose_follow_up_was_lost(worker, match, 
         play_move(match)  # no follow-up is published: GIN3_BACKGROUND is off
     version = refresh(match).version
     assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 0  # its follow-up may still be on the way
-    clock.advance(play.COMPUTER_GRACE.total_seconds() + 1)
+    clock.advance(clocks.COMPUTER_GRACE.total_seconds() + 1)
     assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 1
     assert refresh(match).version > version
 

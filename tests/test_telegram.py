@@ -4,6 +4,7 @@ HTTP, the outbox delivered through the real TelegramBackend."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shutil
 import socket
@@ -225,7 +226,7 @@ def test_a_user_who_blocked_the_bot_is_marked_unreachable(tg, people):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_command_in_a_group_gets_a_pointer_to_the_private_chat(tg, people):
+def test_a_command_in_a_group_that_follows_no_match_gets_a_brief_pointer_to_the_bot(tg, people):
     alice = tg.user(1001, "Alice", "alice")
     group = tg.group(-1001234, "Card club")
     before = people.bot.handled
@@ -233,9 +234,7 @@ def test_a_command_in_a_group_gets_a_pointer_to_the_private_chat(tg, people):
     alice.send("just chatting", chat=group)
     people.bot.wait_handled(before + 2)
     deliver_all()
-    assert [m.plain_text for m in tg.messages_to(group.id)] == [
-        f"Cards are private: play with me in a private chat, https://t.me/{BOT}"
-    ]
+    assert [m.plain_text for m in tg.messages_to(group.id)] == [f"To play gin3: https://t.me/{BOT}"]
     assert not Match.objects.exists()
 
 
@@ -455,3 +454,15 @@ def test_the_shared_limiter_uses_redis_when_it_is_configured(settings, redis_url
         assert isinstance(ratelimit.shared_limiter(), RedisLimiter)
     finally:
         ratelimit._limiter_for.cache_clear()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_polling_passes_over_an_update_whose_user_id_is_out_of_range_with_a_log_line(tg, polling_bot, caplog):
+    """Issue 16, item 7: it could never be recorded, so it must not hold up the ones behind it."""
+    huge, ann = tg.user(10**20, "Huge"), tg.user(1001, "Ann")
+    with caplog.at_level(logging.WARNING, logger="bot.telegram.polling"):
+        huge.send("new")
+        ann.send("help")
+        polling_bot.wait_handled(2)
+    assert f"user id {10**20} is out of range" in caplog.text
+    assert list(Player.objects.values_list("telegram_user_id", flat=True)) == [1001]

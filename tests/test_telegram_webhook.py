@@ -4,12 +4,13 @@ posted to the site, behind the shared secret Telegram sends with each call."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 
 import pytest
 from django.test import Client
 
-from games.models import Match, Outbox, ProcessedUpdate
+from games.models import Match, Outbox, Player, ProcessedUpdate
 from tests.fakes.telegram_api import FakeTelegram, FakeUser
 from tests.telegram_harness import (
     BOT,
@@ -138,3 +139,39 @@ def test_a_match_played_through_the_webhook(tg, monkeypatch):
         assert turn < 200
     assert all(any("wins the match" in m.plain_text for m in tg.messages_to(user_id)) for user_id in users)
     assert tg.violations == []
+
+
+# Odd input (issue 16, item 7) -------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_json_nested_past_pythons_stack_gets_400_not_a_500(tg):
+    body = b'{"update_id": 7, "message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+    assert post(None, body=body).status_code == 400
+
+
+@pytest.mark.django_db
+def test_a_first_name_with_nul_and_control_characters_is_registered_cleaned(tg):
+    user = tg.user(1001, "Ann\x00\x1b[31m\u202e Lee\n", username="ann\x00")
+    assert post(user.message_update("help")).status_code == 200
+    player = Player.objects.get(telegram_user_id=1001)
+    assert (player.display_name, player.telegram_username) == ("Ann[31m Lee", "ann")
+    assert ProcessedUpdate.objects.filter(key__startswith="tg:").count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("user_id", [10**20, -(2**63) - 1, 2**63])
+def test_a_user_id_out_of_range_is_refused_with_a_log_line(tg, caplog, user_id):
+    update = tg.user(user_id, "Huge").message_update("new")
+    with caplog.at_level(logging.WARNING, logger="bot.telegram.views"):
+        response = post(update)
+    assert response.status_code == 400
+    assert f"user id {user_id} is out of range" in caplog.text
+    assert not Player.objects.exists() and not ProcessedUpdate.objects.exists()
+
+
+@pytest.mark.django_db
+def test_an_update_id_out_of_range_is_refused(tg):
+    update = {**tg.user(1001, "Ann").message_update("new"), "update_id": 10**30}
+    assert post(update).status_code == 400
+    assert not ProcessedUpdate.objects.exists()

@@ -372,8 +372,11 @@ def test_the_page_speaks_the_language_of_its_player_and_holds_no_card(match3, se
 
 def test_the_page_may_be_framed_by_telegrams_web_version_and_no_other_site(client, match3):
     page = client.get(reverse("web:table", args=[match3.code]))
-    assert page["Content-Security-Policy"] == "frame-ancestors 'self' https://web.telegram.org"
+    policy = dict(directive.strip().split(" ", 1) for directive in page["Content-Security-Policy"].split(";"))
+    assert policy["frame-ancestors"] == "'self' https://web.telegram.org"
+    assert policy["script-src"] == "'self' https://telegram.org"  # Telegram's Mini App script, on this page only
     assert "X-Frame-Options" not in page
+    assert "telegram.org" not in client.get(reverse("games:match", args=[match3.code]))["Content-Security-Policy"]
     assert client.get(reverse("games:match", args=[match3.code]))["X-Frame-Options"] == "DENY"
 
 

@@ -6,7 +6,7 @@ it) whatever became of it, so an update that failed while the database was
 down would be lost. Here the updates are handled one at a time, in order (a
 chat's commands in the order they were typed), and the loop asks for the
 next ones only when every update it holds has been recorded. While the
-database cannot be reached, the same update is tried again after a back-off
+database (or another service: ``bot.unavailable``) cannot be reached, the same update is tried again after a back-off
 (1 s, doubling to 30 s) that Ctrl-C interrupts; its ``update_id`` is recorded
 with its effect, so a try that did get through is never applied twice. An
 update that fails for another reason (a bug) is logged and passed over, as
@@ -29,12 +29,12 @@ from django.db import close_old_connections
 from telegram import Bot, Update
 from telegram.error import TelegramError
 
-from bot.unavailable import DATABASE_UNAVAILABLE
+from bot.unavailable import UNAVAILABLE
 from games import heartbeat
 from games.text.links import remember_bot_username
 
 from .client import make_bot, register_commands
-from .updates import ALLOWED_UPDATES, PressAnswer, process
+from .updates import ALLOWED_UPDATES, NotAnUpdate, PressAnswer, process
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -95,15 +95,19 @@ async def _handle_until_recorded(bot: Bot, update: Update, stop: asyncio.Event) 
         try:
             answer = await sync_to_async(_process, thread_sensitive=True)(update)
             break
-        except DATABASE_UNAVAILABLE as error:
+        except UNAVAILABLE as error:
             log.warning(
-                "update %s not recorded, the database is unavailable (%s): again in %g s",
+                "update %s not recorded, a service it needs is unavailable (%s): again in %g s",
                 update.update_id,
                 str(error).strip(),
                 delay,
             )
             await _unless_stopped(asyncio.sleep(delay), stop)
             delay = min(delay * 2, RETRY_MAX)
+        except NotAnUpdate as error:
+            log.warning("update %s refused: %s", update.update_id, error)
+            answer = None
+            break
         except Exception:
             log.exception("update %s failed", update.update_id)
             answer = None

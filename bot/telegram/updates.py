@@ -17,9 +17,8 @@ from django.utils.translation import gettext as _
 from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 
 from games.contract.groups import CardsArePrivate
-from games.models import Match, Outbox, Player
-from games.services import automation, groups, handle, outbox, players, state
-from games.services.change import change
+from games.models import Match, Player
+from games.services import automation, groups, handle, players
 from games.text.protocol import ProtocolError, parse
 from games.text.render import said
 
@@ -57,7 +56,10 @@ def process_update(data: dict) -> PressAnswer | None:
 
 
 def process(update: Update) -> PressAnswer | None:
-    """Act on one update at most once: ``update_id`` is recorded with its effect."""
+    """Act on one update at most once: ``update_id`` is recorded with its effect.
+    ``NotAnUpdate`` if an id in it is out of the range Telegram's ids (and our
+    columns) have: it could never be recorded, and no retry would change that."""
+    _check_ids(update)
     key = f"tg:{update.update_id}"
     bot_username()  # learn it now, outside the transaction, for invite links
     if update.callback_query is not None:
@@ -67,6 +69,20 @@ def process(update: Update) -> PressAnswer | None:
     elif update.my_chat_member is not None:
         _membership(update.my_chat_member)
     return None
+
+
+ID_RANGE = range(-(2**63), 2**63)  # a 64-bit signed integer: Telegram's ids, and the columns that keep them
+
+
+def _check_ids(update: Update) -> None:
+    ids = {"update_id": update.update_id}
+    if update.effective_user is not None:
+        ids["user id"] = update.effective_user.id
+    if update.effective_chat is not None:
+        ids["chat id"] = update.effective_chat.id
+    for name, value in ids.items():
+        if value not in ID_RANGE:
+            raise NotAnUpdate(f"{name} {value} is out of range")
 
 
 def _message(message: Message, key: str) -> None:
@@ -81,8 +97,10 @@ def _message(message: Message, key: str) -> None:
 
 
 def _group_message(chat: Chat, user: User, text: str, key: str) -> None:
-    """In a group only ``group CODE`` works (it links the group to a match);
-    any other command gets a pointer to the private chat, where cards are."""
+    """In a group only ``group CODE`` works (it links the group to a match); any
+    other command gets a pointer to the private chat, where cards are, or a brief
+    answer for someone who plays no match the group follows, as often as
+    ``groups.answer_command`` allows."""
     try:
         command = parse(text)
     except ProtocolError:
@@ -91,7 +109,7 @@ def _group_message(chat: Chat, user: User, text: str, key: str) -> None:
     if command is not None and command.name == "group" and player is not None:
         groups.link_telegram_group(player, command.text, chat.id, update_key=key)
     elif text.startswith("/") or command is not None:
-        _point_to_private(chat, user, key)
+        groups.answer_command(chat.id, user.id, key, players.language_of(user.language_code))
 
 
 def _press(query: CallbackQuery, key: str) -> PressAnswer:
@@ -151,12 +169,3 @@ def command_text(text: str) -> str:
     if payload.lower().startswith(DEEP_LINK_JOIN):
         return "join " + payload[len(DEEP_LINK_JOIN) :]
     return "help"
-
-
-def _point_to_private(chat: Chat, user: User, key: str) -> None:
-    """Cards are never shown in a group: a command there gets a pointer to the private chat."""
-    with change():
-        if not state.first_time(key):
-            return
-        language = players.language_of(user.language_code)
-        outbox.post(Outbox.Channel.TELEGRAM, str(chat.id), Outbox.Kind.POINTER, CardsArePrivate(), language=language)

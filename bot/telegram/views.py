@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest, HttpR
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
-from bot.unavailable import DATABASE_UNAVAILABLE
+from bot.unavailable import UNAVAILABLE
 
 from .updates import NotAnUpdate, process_update
 
@@ -26,7 +26,7 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
 
     A button press is answered in the response itself (a Bot API method call
     Telegram makes on the bot's behalf), which saves a request. While the
-    database cannot be reached the update is not recorded, and the answer is
+    database (or another service: ``bot.unavailable``) cannot be reached the update is not recorded, and the answer is
     503: Telegram sends it again later, and its recorded ``update_id`` makes
     the resend safe. An update that fails for any other reason (a bug) is
     logged and dropped rather than answered 500: Telegram would resend it
@@ -37,15 +37,16 @@ def telegram_webhook(request: HttpRequest) -> HttpResponse:
         return HttpResponseForbidden("wrong secret token")
     try:
         data = json.loads(request.body)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nested past Python's stack: no update is
         return HttpResponseBadRequest("not JSON")
     try:
         answer = process_update(data)
     except NotAnUpdate as error:
+        log.warning("Telegram update refused: %s", error)
         return HttpResponseBadRequest(str(error))
-    except DATABASE_UNAVAILABLE:
-        log.exception("Telegram update %s not recorded: the database is unavailable", data.get("update_id"))
-        return HttpResponse("database unavailable, send it again", status=503, content_type="text/plain")
+    except UNAVAILABLE:
+        log.exception("Telegram update %s not recorded: a service it needs is unavailable", data.get("update_id"))
+        return HttpResponse("unavailable, send it again", status=503, content_type="text/plain")
     except Exception:
         log.exception("Telegram update %s failed", data.get("update_id"))
         return HttpResponse()

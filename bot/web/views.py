@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 
+from csp.decorators import csp_replace, csp_update
 from django.conf import settings
 from django.http import (
     Http404,
@@ -45,8 +46,10 @@ from .serialize import seat_table_json
 CHANNEL = "web"  # a channel that delivers nothing: the page shows its answers itself
 # Telegram's script for Mini Apps (theme, back button, haptics), loaded only inside Telegram.
 TELEGRAM_WEB_APP_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
-# Who may show the page in a frame: Telegram's web version shows Mini Apps in one.
-FRAMED_BY = "frame-ancestors 'self' https://web.telegram.org"
+# The page's policy (gin3site/settings.py CONTENT_SECURITY_POLICY) with Telegram's script,
+# and framed by Telegram's web version, which shows Mini Apps in a frame, and nowhere else.
+TELEGRAM_SCRIPT_ORIGIN = "https://telegram.org"
+FRAMED_BY = ["'self'", "https://web.telegram.org"]
 # What the page may send: the commands of a table. Others are typed where he plays.
 TABLE_COMMANDS = frozenset({"pass", "take", "draw", "discard", "knock", "suggest", "accept", "team"})
 ANSWERED = frozenset({"suggest", "team"})  # their reply says something the table does not show
@@ -70,6 +73,8 @@ def _match_code(code: str) -> str | None:
 
 @require_GET
 @xframe_options_exempt  # framed by Telegram's web version only: FRAMED_BY
+@csp_update({"script-src": [TELEGRAM_SCRIPT_ORIGIN]})
+@csp_replace({"frame-ancestors": FRAMED_BY})
 def table_page(request: HttpRequest, code: str) -> HttpResponse:
     """The table of match ``code`` for whoever opens it: the script finds out who that is.
 
@@ -106,7 +111,6 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
         context = {"code": code, "config": config, "signed_in": player}
         response = render(request, "games/table.html", context)
     response["Content-Language"] = language
-    response["Content-Security-Policy"] = FRAMED_BY
     return response
 
 

@@ -28,3 +28,8 @@ class CardsArePrivate(Notice):
 @dataclass(frozen=True)
 class OnlyInAGroup(Refusal):
     """``group CODE`` typed where it means nothing: it links a Telegram group to a match."""
+
+
+@dataclass(frozen=True)
+class PlayElsewhere(Notice):
+    """A command typed in a group by someone who plays no match it follows: where to play, briefly."""

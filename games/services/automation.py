@@ -38,6 +38,9 @@ from .play import Table, apply_move, load_table
 log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AUTOPILOT = 3
 AUTOPILOT_STRENGTH = "strong"
+# How the move of a person whose time ran out is chosen, when no advice of his sitter
+# waits: as a computer player of this level would choose it (``_time_out`` says why).
+TIMEOUT_STRENGTH = "strong"
 
 
 def _still_current(match_id: int, version: int | None) -> Table | None:
@@ -65,14 +68,21 @@ def play_computer_move(match_id: int, version: int | None = None) -> bool:
 def _play_for_computer(table: Table) -> None:
     position = table.mover
     seat = table.seat(position)
-    strength = seat.player.strength or AUTOPILOT_STRENGTH
+    action = computer_choice(table, seat.player.strength or AUTOPILOT_STRENGTH)
+    automatic = Automatic.COMPUTER if seat.player.is_computer else Automatic.AUTOPILOT
+    apply_move(table, position, action, seat.player if seat.player.is_computer else None, automatic=automatic)
+
+
+def computer_choice(table: Table, strength: str) -> Action:
+    """The move a computer player of ``strength`` makes for the seat to move: from what
+    that seat may know (``bot_view``), with chance seeded by the hand and the match's
+    version, so that a task run twice chooses the same move."""
+    seat = table.seat(table.mover)
     rng = random.Random(f"{table.hand_row.commitment}:{table.match.version}")
     role = table.hand.to_move
     scores = {role: seat.score, role.opponent: table.seat(table.position_of_role(role.opponent)).score}
     view = bot_view(table.hand, role, public_log(table), scores)
-    action = make_strategy(strength, rng).choose(view)
-    automatic = Automatic.COMPUTER if seat.player.is_computer else Automatic.AUTOPILOT
-    apply_move(table, position, action, seat.player if seat.player.is_computer else None, automatic=automatic)
+    return make_strategy(strength, rng).choose(view)
 
 
 def public_log(table: Table) -> list[Event]:
@@ -85,9 +95,9 @@ def public_log(table: Table) -> list[Event]:
 
 
 def safe_move(hand: Hand) -> Action:
-    """What a player who is away does (issue: turn clocks): refuse the upcard,
-    draw from the stock, discard the card that leaves the lowest count (the
-    highest such card on a tie); never knock."""
+    """A move that never ends the hand: refuse the upcard, draw from the stock, discard
+    the card that leaves the lowest count (the highest such card on a tie); never knock.
+    For the benchmarks and tests that play long games (a timeout plays as a computer)."""
     if hand.phase is Phase.UPCARD:
         return Pass()
     if hand.phase is Phase.DRAW:
@@ -98,9 +108,8 @@ def safe_move(hand: Hand) -> Action:
 
 def enforce_deadline(match_id: int, version: int | None = None) -> bool:
     """At the deadline: a computer player to move plays (its follow-up task was lost);
-    a person's turn is played for him: the sitter's waiting suggestion or a safe
-    move, and a safe discard if that took a card. After three missed turns in a row
-    a computer player takes the seat. True if it acted."""
+    a person's turn is played for him (``_time_out``). After three missed turns in a
+    row a computer player takes the seat. True if it acted."""
     with change():
         table = _still_current(match_id, version)
         if table is None:
@@ -116,18 +125,29 @@ def enforce_deadline(match_id: int, version: int | None = None) -> bool:
 
 
 def _time_out(table: Table) -> None:
+    """The turn of a person whose time ran out, played for him: his sitter's waiting
+    suggestion (R3.2: by not answering, the captain deferred to it), or else the move
+    a computer player would make (``TIMEOUT_STRENGTH``), and a whole turn either way.
+
+    Why a computer's move rather than a harmless one (pass, draw, never a knock): the
+    box sees every automatic move (R3.2: he never learns whether a move of the team
+    was advised). If a timeout never took a card and never knocked, a timed-out take
+    or knock could only be the sitter's suggestion; 5 of 5 boxes read "take 8c, d Kc
+    (automatic: time ran out)" as advice. A computer takes and knocks when it should,
+    so such a move is ordinary, and the choice depends on nothing of the advice: not
+    on the suggestion, nor on whether one was made."""
     match = table.match
     position = table.mover
     seat = table.seat(position)
     suggestion = waiting_suggestion(table)
-    action = suggestion or safe_move(table.hand)
+    action = suggestion or computer_choice(table, TIMEOUT_STRENGTH)
     seat.timeouts_in_row += 1
     seat.save(update_fields=["timeouts_in_row"])
     apply_move(table, position, action, None, Automatic.TIMEOUT_SUGGESTION if suggestion else Automatic.TIMEOUT)
-    if table.hand.phase is Phase.DISCARD:
+    if table.match.status == Match.Status.RUNNING and table.mover == position and table.hand.phase is Phase.DISCARD:
         # A missed turn is one timeout: after taking a card the turn ends with a discard now,
         # not at a second deadline that has passed already (the turn's deadline stays).
-        apply_move(table, position, safe_move(table.hand), None, Automatic.TIMEOUT)
+        apply_move(table, position, computer_choice(table, TIMEOUT_STRENGTH), None, Automatic.TIMEOUT)
     if seat.timeouts_in_row >= TIMEOUTS_BEFORE_AUTOPILOT and table.match.status == Match.Status.RUNNING:
         notice = MissedTurns(seat.player.display_name, seat.timeouts_in_row, match.code)
         presence.hand_over(table, position, Outbox.Kind.AUTOPILOT, notice)

@@ -41,7 +41,9 @@ LEASE = timedelta(minutes=2)
 MAX_ATTEMPTS = 8
 FIRST_RETRY = timedelta(seconds=10)  # then 20 s, 40 s, ...: about 20 minutes in all
 UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
-CHAT_KINDS = (Outbox.Kind.TEAM,)  # sent when nothing of the game waits for the address
+# Sent when nothing of the game waits for the address: team talk, and the answers to
+# commands typed in a Telegram group, which anyone there may flood (``groups.answer_command``).
+CHAT_KINDS = (Outbox.Kind.TEAM, Outbox.Kind.POINTER)
 TABLE_KEY = "table:"  # play.table_key: what a newer table of a match replaces
 LOST_WITH_WORKER = "its worker stopped while sending it"
 
@@ -94,8 +96,8 @@ def claim(channel: str, address: str) -> Outbox | None:
     """The address's next message, now "sending" under our lease; None if there is
     nothing to send, it is not due yet, or another worker holds its lease.
 
-    The next message is the oldest, except that team talk waits behind the game's
-    own messages (a flood of chat never delays a turn notice), and a table that a
+    The next message is the oldest, except that chat (``CHAT_KINDS``) waits behind the
+    game's own messages (a flood of chat never delays a turn notice), and a table that a
     newer table of the same match replaces is not sent at all (a player back after
     a while gets the table as it is, not every table he missed)."""
     now = timezone.now()

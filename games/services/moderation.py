@@ -17,7 +17,7 @@ from games.contract import Notice
 from games.contract import moderation as m
 
 from ..models import Event, Match, Outbox, Player, Seat, Strength
-from . import outbox, play, players, presence, state
+from . import clocks, outbox, play, players, presence, state
 from .change import change
 from .errors import ServiceError
 
@@ -56,40 +56,43 @@ def pause(match: Match, admin: str, reason: str = "") -> Match:
         if match.is_paused:
             raise ServiceError(m.AlreadyPaused(match.code))
         now = timezone.now()
-        left = max(match.deadline - now, timedelta(0)) if match.deadline else timedelta(seconds=match.move_seconds)
+        seat = _mover(match)
+        left = clocks.time_left(match, clocks.clock_start(seat.player, now))
         _log(match, admin, "pause", reason, remaining=left.total_seconds())
-        match.paused_at, match.paused_remaining, match.deadline, match.remind_at = now, left, None, None
+        match.paused_at = now
+        clocks.set_turn_clock(match, seat, left, now)
         _save_and_tell(match, m.Paused(match.code, reason))
         return match
 
 
 def resume(match: Match, admin: str, reason: str = "") -> Match:
-    """Start the clock again with the time that was left when it was paused."""
+    """Start the clock again with the time that was left when it was paused, in the mover's
+    own time (``clocks.set_turn_clock``: from the end of his time off, out of his quiet hours)."""
     with change():
         match = _lock(match, RUNNING)
         if not match.is_paused:
             raise ServiceError(m.NotPaused(match.code))
-        deadline = timezone.now() + (match.paused_remaining or timedelta(seconds=match.move_seconds))
+        now, seat = timezone.now(), _mover(match)
+        left = clocks.time_left(match, clocks.clock_start(seat.player, now))
+        match.paused_at = None
+        clocks.set_turn_clock(match, seat, left, now)
+        deadline = match.deadline
         _log(match, admin, "resume", reason, deadline=deadline.isoformat())
-        match.deadline, match.paused_at, match.paused_remaining = deadline, None, None
-        match.remind_at = deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
         _save_and_tell(match, m.Resumed(match.code, reason, deadline))
         return match
 
 
 def extend(match: Match, by: timedelta, admin: str, reason: str = "") -> Match:
-    """Give the player to move more time (added to the time left if the clock is paused)."""
+    """Give the player to move more time: added to the time left (kept for the resume if the
+    clock is paused), in his own time as at a resume."""
     if by <= timedelta(0):
         raise ServiceError(m.EmptyExtension())
     with change():
         match = _lock(match, RUNNING)
         _log(match, admin, "extend", reason, seconds=by.total_seconds())
-        if match.is_paused:
-            match.paused_remaining = (match.paused_remaining or timedelta(0)) + by
-        else:
-            match.deadline = (match.deadline or timezone.now()) + by
-            # the reminder is due again at four fifths of the new time
-            match.remind_at = match.deadline - timedelta(seconds=match.move_seconds * play.REMINDER_SHARE)
+        now, seat = timezone.now(), _mover(match)
+        left = clocks.time_left(match, clocks.clock_start(seat.player, now))
+        clocks.set_turn_clock(match, seat, left + by, now)
         _save_and_tell(match, m.Extended(match.code, reason, by.total_seconds() / 3600, match.deadline))
         return match
 
@@ -211,6 +214,11 @@ def _lock(match: Match, statuses: tuple[str, ...]) -> Match:
     if locked.status not in statuses:
         raise ServiceError(m.NotPossibleNow(locked.code, Match.Status(locked.status).label))
     return locked
+
+
+def _mover(match: Match) -> Seat:
+    """The seat whose turn it is, with its player."""
+    return _seat(match, match.turn_seat)
 
 
 def _seat(match: Match, position: int) -> Seat:

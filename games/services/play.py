@@ -30,10 +30,6 @@ from .errors import ServiceError, StaleError
 from .visibility import result_view, table_view
 
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
-REMINDER_SHARE = 0.2  # the player to move is reminded when a fifth of his time is left
-# A computer player moves at once, from the task the change publishes; if that task
-# is lost, the clock scan plays the move when this much time has passed.
-COMPUTER_GRACE = timedelta(seconds=10)
 
 
 @dataclass
@@ -188,23 +184,13 @@ def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
 
 
 def _start_turn(table: Table) -> None:
-    """The turn's clock: the deadline, and the reminder at four fifths of the time, in
-    the mover's own time (``clocks.turn_clock``: his time off, his quiet hours). A
-    computer player is moved after the commit, and by the clock scan if that is lost."""
+    """The turn's clock, a whole move's time in the mover's own time
+    (``clocks.set_turn_clock``); a computer player is moved after the commit."""
     match = table.match
     match.turn_seat = table.mover
-    now = timezone.now()
-    if match.is_paused:
-        match.paused_remaining = timedelta(seconds=match.move_seconds)
-        match.deadline = match.remind_at = None
-    elif table.computer_plays(table.mover):
-        match.deadline, match.remind_at = now + COMPUTER_GRACE, None
+    clocks.set_turn_clock(match, table.seat(table.mover), timedelta(seconds=match.move_seconds), timezone.now())
+    if table.computer_plays(table.mover) and not match.is_paused:
         current().computer_move(match)
-    else:
-        # His own time: it waits while he is away, and no deadline falls in his quiet hours.
-        full = timedelta(seconds=match.move_seconds)
-        mover = table.seat(table.mover).player
-        match.deadline, match.remind_at = clocks.turn_clock(mover, now, full, full * REMINDER_SHARE)
 
 
 def _begin_change(match: Match) -> None:

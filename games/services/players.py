@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
-from django.conf import settings
-from django.db import transaction
+import itertools
 
-from games.text.protocol import ProtocolError, time_zone
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+
+from games.text.protocol import ProtocolError, clean, time_zone
 
 from ..models import Match, Player
 from .clocks import DEFAULT_ZONE
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
+REGISTER_ATTEMPTS = 20  # names taken by first contacts at the same moment, one after another
 
 
 def language_of(code: str | None) -> str:
@@ -21,13 +25,15 @@ def language_of(code: str | None) -> str:
 
 @transaction.atomic
 def telegram_player(user_id: int, chat_id: int, name: str, username: str = "", language: str = "") -> Player:
-    """The player of a Telegram user, registered on first contact."""
-    player, created = Player.objects.select_for_update().get_or_create(
-        telegram_user_id=user_id,
-        defaults={
-            "display_name": lambda: free_name(name[:60] or username[:60] or "Player"),
-            "language": language_of(language),
-        },
+    """The player of a Telegram user, registered on first contact. His name and username
+    are Telegram's, which may hold any character: what nobody types on purpose (NUL,
+    which PostgreSQL refuses, other control and format characters) is left out."""
+    name, username = printable(name), printable(username)
+    player, created = _registered(
+        Player.objects.select_for_update(),
+        {"telegram_user_id": user_id},
+        name[:60] or username[:60] or "Player",
+        language=language_of(language),
     )
     changed = {"telegram_chat_id": chat_id, "telegram_username": username[:64], "telegram_blocked": False}
     if created or any(getattr(player, field) != value for field, value in changed.items()):
@@ -41,9 +47,7 @@ def telegram_player(user_id: int, chat_id: int, name: str, username: str = "", l
 def phone_player(phone: str) -> tuple[Player, bool]:
     """The player of a phone number, registered by his first message, named "Player"
     and the number's last four digits until he chooses a name (``name NAME``)."""
-    return Player.objects.select_for_update().get_or_create(
-        phone=phone, defaults={"display_name": lambda: free_name(f"Player {phone[-4:]}")}
-    )
+    return _registered(Player.objects.select_for_update(), {"phone": phone}, f"Player {phone[-4:]}")
 
 
 def computer_player(match: Match, strength: str) -> Player:
@@ -53,24 +57,34 @@ def computer_player(match: Match, strength: str) -> Player:
     enough for an SMS table."""
     seated = set(match.seats.values_list("player_id", flat=True))
     label = {"simple": "Easy", "strong": "Bot"}[strength]
-    for number in range(1, 4):
-        computer, _created = Player.objects.get_or_create(
-            display_name=f"{label} {number}", is_computer=True, defaults={"strength": strength}
-        )
-        if computer.pk not in seated:
-            return computer
-    raise AssertionError("a match has three seats")
+    for number in itertools.count(1):
+        name = f"{label} {number}"
+        holder = Player.objects.filter(display_name__iexact=name).first()
+        if holder is None:
+            holder, _created = Player.objects.get_or_create(
+                display_name=name, is_computer=True, defaults={"strength": strength}
+            )
+        if holder.is_computer and holder.pk not in seated:  # a person may have taken the name first
+            return holder
 
 
 @transaction.atomic
 def terminal_player(user: str, name: str = "", language: str = "") -> Player:
     """The player of a terminal name, registered on first use in ``language`` (his
     locale's, or the one he asked for); a known player keeps the one he chose."""
-    player, _created = Player.objects.get_or_create(
-        terminal_user=user,
-        defaults={"display_name": lambda: free_name((name or user)[:60]), "language": language_of(language)},
+    player, _created = _registered(
+        Player.objects.all(), {"terminal_user": user}, (name or user)[:60], language=language_of(language)
     )
     return player
+
+
+def printable(text: str) -> str:
+    r"""``text`` without control and format characters, its spaces single.
+
+    >>> printable("Ann\x00\u202e  Lee\n")
+    'Ann Lee'
+    """
+    return " ".join(clean(text).split())
 
 
 def free_name(wanted: str) -> str:
@@ -99,3 +113,19 @@ def adopt_device_zone(player: Player, zone: str) -> bool:
         return False
     player.time_zone, player.time_zone_set = name, True
     return True
+
+
+def _registered(players: QuerySet[Player], identity: dict[str, object], wanted: str, **fields: object):
+    """``get_or_create`` of the player with ``identity``, a new one named ``free_name(wanted)``.
+
+    The name is checked before it is written, so a player registered at the same
+    moment may take it in between; the database refuses the second (the
+    ``player_name_unique`` constraint) and the next free number is taken. Each
+    attempt is a savepoint of its own (``get_or_create``'s), so a lost race
+    leaves the caller's transaction usable."""
+    for attempt in range(REGISTER_ATTEMPTS):
+        try:
+            return players.get_or_create(**identity, defaults={"display_name": lambda: free_name(wanted), **fields})
+        except IntegrityError:
+            if attempt == REGISTER_ATTEMPTS - 1:
+                raise

@@ -56,8 +56,11 @@ def take_back(player: Player, seat: Seat) -> None:
 
 
 def back_everywhere(player: Player) -> None:
-    """He is reachable again (START): he takes back every seat a computer played for him."""
+    """He is reachable again (START): he takes back every seat a computer played for him,
+    unless he is banned (the computer plays for him until the ban is over)."""
     with change():
+        if player.is_banned():
+            return
         for match_id in _running_matches_of(player, autopilot=True):
             table = play.load_table(match_id)
             take_back(player, table.seat(table.position_of(player)))

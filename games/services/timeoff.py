@@ -116,22 +116,12 @@ def _restart_clocks(player: Player, before: datetime, now: datetime, kind: str, 
         seat.player.away_until = player.away_until
         if seat.autopilot:
             play.set_autopilot(table, position, False)
-        elif table.mover == position:
-            _retime(table.match, seat.player, before, now)
+        elif table.mover == position and table.match.deadline is not None:
+            left, reminded = clocks.time_left(table.match, before), table.match.remind_at is None
+            clocks.set_turn_clock(table.match, seat, left, now, remind=not reminded)
         state.append_event(table.match, kind, actor=player, **data)
         tables.append(table)
     return tables
-
-
-def _retime(match: Match, player: Player, before: datetime, now: datetime) -> None:
-    """The turn's time left, counted from ``before``, now runs from when his time starts."""
-    if match.deadline is None or match.is_paused:
-        return
-    full = timedelta(seconds=match.move_seconds)
-    left = max(match.deadline - before, timedelta(0))
-    reminded = match.remind_at is None
-    match.deadline, remind_at = clocks.turn_clock(player, now, left, full * play.REMINDER_SHARE)
-    match.remind_at = None if reminded else remind_at
 
 
 def _tell_others(player: Player, tables: list[play.Table], notice: Callable[[tuple[str, ...]], Notice]) -> None:

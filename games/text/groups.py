@@ -33,3 +33,12 @@ def _cards_are_private(notice: g.CardsArePrivate) -> str:
 @sentence.register
 def _only_in_a_group(refusal: g.OnlyInAGroup) -> str:
     return _("Type group CODE in a Telegram group the bot is in: the group then follows that match.")
+
+
+@sentence.register
+def _play_elsewhere(notice: g.PlayElsewhere) -> str:
+    """Told at most once in a while, and after the match's own messages to the group."""
+    username = bot_username()
+    if username:
+        return _("To play gin3: https://t.me/%(username)s") % {"username": username}
+    return _("To play gin3, write to me in a private chat.")

@@ -37,6 +37,9 @@ MAX_REPORT_TEXT = 500
 AWAY_PATTERN = re.compile(r"^(\d{1,4})([dh]?)$")  # away 3d, away 12h, away 3 (days)
 MAX_AWAY = 366 * 86400
 QUIET_PATTERN = re.compile(r"^(\d{1,2})(?::00)?-(\d{1,2})(?::00)?$")  # quiet 23-07, quiet 23:00-07:00
+# Quiet hours hold a deadline until they end: at most half a day, so that a match goes on,
+# and so that a day always has hours out of them, whatever a clock change skips.
+MAX_QUIET_HOURS = 12
 ANY = "any"  # join any
 MAX_NUMBER_DIGITS = 6  # no option needs more; int() of thousands of digits is slow, and refused past 4,300
 
@@ -308,7 +311,19 @@ def _quiet_hours(args: list[str]) -> str:
         raise ProtocolError(
             _("Quiet hours run from one hour of your day to another: quiet 23-07. quiet off ends them.")
         )
+    length = (hours[1] - hours[0]) % 24
+    if length > MAX_QUIET_HOURS:
+        raise ProtocolError(quiet_hours_too_long(length))
     return f"{hours[0]:02d}-{hours[1]:02d}"
+
+
+def quiet_hours_too_long(hours: int) -> str:
+    """The refusal of quiet hours longer than ``MAX_QUIET_HOURS``: a turn's deadline moves
+    out of them, so ``quiet 00-23`` made a 5 minute clock 23 hours a turn."""
+    return _(
+        "Quiet hours are %(most)s hours at most, so that your matches go on: those are %(hours)s. "
+        "For example: quiet 23-07."
+    ) % {"most": MAX_QUIET_HOURS, "hours": hours}
 
 
 def time_zone(word: str) -> str:

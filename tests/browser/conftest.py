@@ -65,8 +65,20 @@ def background_off(settings):
     settings.GIN3_BACKGROUND = "off"
 
 
+# Every Content-Security-Policy violation on the page, reported to the test as it happens
+# (the script runs before the page's own, injected by the browser: the policy does not
+# apply to it).
+REPORT_VIOLATIONS = """
+document.addEventListener("securitypolicyviolation", (event) => {
+  const where = `${event.sourceFile}:${event.lineNumber}`;
+  window.gin3CspViolation(`${event.violatedDirective} blocked ${event.blockedURI || "inline"} at ${where}`);
+});
+"""
+
+
 class Page:
-    """A browser tab that remembers every console error and failed request."""
+    """A browser tab that remembers every console error, failed request and
+    Content-Security-Policy violation."""
 
     def __init__(self, context, base_url: str) -> None:
         self.context = context
@@ -76,6 +88,8 @@ class Page:
         self.tab.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
         self.tab.on("pageerror", lambda error: self.errors.append(str(error)))
         self.tab.on("response", lambda r: self.errors.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+        self.tab.expose_function("gin3CspViolation", lambda text: self.errors.append(f"CSP violation: {text}"))
+        self.tab.add_init_script(REPORT_VIOLATIONS)
 
     def open(self, path: str) -> None:
         self.tab.goto(self.base_url + path)

@@ -269,7 +269,12 @@ def test_a_move_whose_answer_is_lost_is_sent_again_and_done_once(open_table, peo
         .observe(net, {attributes: true, childList: true}); }"""
     )
     page.tap("[data-pile] button")
-    page.tab.wait_for_function("window.warned && document.querySelector('[data-net]').hidden", timeout=20000)
+    # Polled here, not with wait_for_function: the page's policy refuses the eval that runs its predicate.
+    settled = "() => Boolean(window.warned) && document.querySelector('[data-net]').hidden"
+    deadline = time.monotonic() + 20
+    while not page.tab.evaluate(settled):
+        assert time.monotonic() < deadline, "the move was not sent again, or the warning stayed"
+        page.tab.wait_for_timeout(100)
     page.shows(match)
     assert lost == [200] and len(sent) == 2, "the move reached the server, and was sent again with its key"
     assert "Connection lost" in page.tab.evaluate("window.warned"), "he was told while it was sent again"

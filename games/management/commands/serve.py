@@ -2,7 +2,7 @@
 
 It migrates the database, collects the admin's static files, makes an admin
 account the first time (``ensureadmin``), then runs each part as its own
-process, as it would run on a server: the site (gunicorn, ``web_command``), a
+process, as it would run on a server: the site (``manage.py web``, ``web_command``), a
 Celery worker for each queue (``worker_command``: the clock scan, delivery,
 computer moves), Celery beat (the clocks' pace) and, when
 ``TELEGRAM_BOT_TOKEN`` is set, the Telegram bot by long polling. Their output
@@ -46,6 +46,7 @@ class Child:
     argv: list[str]
     process: subprocess.Popen | None = None
     reader: threading.Thread | None = field(default=None, repr=False)
+    pass_fds: tuple[int, ...] = ()  # descriptors it inherits (the web's listening socket)
     started_at: float = 0.0
     failures: int = 0  # exits in a row, each after less than ``Supervisor.stable_after`` seconds
     restart_at: float | None = None  # set while it waits out its back-off
@@ -127,34 +128,10 @@ def worker_command(python: str, queue: str) -> list[str]:
 
 
 def web_command(python: str, host: str, port: int) -> list[str]:
-    """The site's server, as ``serve`` runs it (and bench/load.py measures it).
-
-    gunicorn's threaded workers serving the WSGI application, not an ASGI
-    server: every view of gin3 is synchronous, and under ASGI Django runs a
-    synchronous view on one thread per process, so a process serves one
-    request at a time whatever its load (the Telegram webhook saturated at 15
-    updates/s), and a kept database connection leaks (issue 10). Here each of
-    ``GIN3_WEB_WORKERS`` processes serves ``GIN3_WEB_THREADS`` requests at
-    once, a thread keeps its database connection (DB_CONN_MAX_AGE), and the
-    connections are bounded by workers x threads. Requests are short (the live
-    table polls a small JSON page), so no connection needs to be held open.
-    """
-    return [
-        python,
-        "-m",
-        "gunicorn",
-        "gin3site.wsgi:application",
-        "--bind",
-        f"{host}:{port}",
-        "--workers",
-        str(settings.GIN3_WEB_WORKERS),
-        "--worker-class",
-        "gthread",
-        "--threads",
-        str(settings.GIN3_WEB_THREADS),
-        "--graceful-timeout",
-        "10",
-    ]
+    """The site's server, as ``serve`` runs it, a server's image runs it and bench/load.py
+    measures it: ``manage.py web`` (waitress in ``GIN3_WEB_WORKERS`` processes of
+    ``GIN3_WEB_THREADS`` threads; ``games/management/commands/web.py`` says why)."""
+    return [python, str(settings.BASE_DIR / "manage.py"), "web", "--host", host, "--port", str(port)]
 
 
 class Supervisor:
@@ -212,6 +189,7 @@ class Supervisor:
             text=True,
             errors="replace",
             start_new_session=True,  # Ctrl-C reaches us only; we stop them in order
+            pass_fds=child.pass_fds,
         )
         child.started_at = time.monotonic()
         child.restart_at = None

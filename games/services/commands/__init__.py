@@ -120,6 +120,7 @@ def answer(
             if not state.first_time(update_key):
                 outcome = "repeated"
                 return Answer("", repeated=True)
+            _as_he_is_now(player)
             _note_channel(player, channel)
             with translation.override(player.language):
                 command, reply = _carry_out(player, text, channel)
@@ -141,6 +142,14 @@ def answer(
     finally:
         metrics.COMMANDS.labels(channel=channel or "none", outcome=outcome).inc()
     return Answer(letter.text if letter else "")  # rendered when the change ended
+
+
+def _as_he_is_now(player: Player) -> None:
+    """Read the player again, his row locked for the change: a channel may hold his row for
+    long (a terminal session for hours), and a ban, a new language or time off set meanwhile
+    hold from his next command. The lock waits for a ban being written (``moderation.ban``
+    locks the row too), so that no command of his slips past it."""
+    player.refresh_from_db(from_queryset=Player.objects.select_for_update(no_key=True))
 
 
 def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None, Reply]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.db import IntegrityError, transaction
+
 from games.contract import account as a
 from games.text.protocol import Command
 
@@ -17,13 +19,24 @@ def lang(player: Player, command: Command) -> Reply:
 
 
 def name(player: Player, command: Command) -> Reply:
-    """The name others see; no two players share one, whatever its case."""
+    """The name others see; no two players share one, whatever its case. A player who
+    takes it between the check and the write wins: the database refuses the second
+    (``player_name_unique``), in a savepoint of its own, and he hears it is taken."""
     wanted = command.text
-    if Player.objects.filter(display_name__iexact=wanted).exclude(pk=player.pk).exists():
+    if is_taken(wanted, player):
         raise ServiceError(a.NameTaken(wanted))
-    player.display_name = wanted
-    player.save(update_fields=["display_name"])
+    previous, player.display_name = player.display_name, wanted
+    try:
+        with transaction.atomic():
+            player.save(update_fields=["display_name"])
+    except IntegrityError:
+        player.display_name = previous
+        raise ServiceError(a.NameTaken(wanted)) from None
     return a.NameSet(wanted)
+
+
+def is_taken(wanted: str, player: Player) -> bool:
+    return Player.objects.filter(display_name__iexact=wanted).exclude(pk=player.pk).exists()
 
 
 def advise(player: Player, command: Command) -> Reply:
