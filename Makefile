@@ -39,8 +39,8 @@ format: $(INSTALLED)
 
 # After a change to requirements.in or requirements-dev.in: the two locks, pinned and hashed.
 lock: $(INSTALLED)
-	$(BIN)/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe -o requirements.txt requirements.in
-	$(BIN)/pip-compile --quiet --generate-hashes --strip-extras --allow-unsafe -o requirements-dev.txt requirements-dev.in
+	$(BIN)/pip-compile --quiet --no-emit-index-url --no-emit-find-links --generate-hashes --strip-extras --allow-unsafe -o requirements.txt requirements.in
+	$(BIN)/pip-compile --quiet --no-emit-index-url --no-emit-find-links --generate-hashes --strip-extras --allow-unsafe -o requirements-dev.txt requirements-dev.in
 
 simulate: $(INSTALLED)
 	$(BIN)/python manage.py simulate --matches 2000 --players simple,strong,strong

@@ -12,6 +12,7 @@ from datetime import timedelta
 from django import forms
 from django.db.models import Model, QuerySet
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
@@ -63,10 +64,14 @@ class SeatChoiceForm(ModerationForm):
     def __init__(self, *args: object, objects: QuerySet, **kwargs: object) -> None:
         super().__init__(*args, objects=objects, **kwargs)
         match = objects.first()
-        seats = match.seats.select_related("player") if match else []
+        seats = [seat for seat in match.seats.select_related("player") if self.offers(seat)] if match else []
         self.seats = {seat.position: seat for seat in seats}
         # No seat chosen in advance: a Confirm pressed too soon must not pick a winner.
         self.fields["seat"].choices = [("", "---------"), *((seat.position, self.seat_label(seat)) for seat in seats)]
+
+    def offers(self, seat: Seat) -> bool:
+        """Whether the seat is one to choose for this action."""
+        return True
 
     def seat_label(self, seat: Seat) -> str:
         return ngettext("%(name)s, %(score)s point", "%(name)s, %(score)s points", seat.score) % {
@@ -90,8 +95,19 @@ class AdjudicateForm(SeatChoiceForm):
 
 
 class ReplaceForm(SeatChoiceForm):
+    """Only a person's seat is offered (a computer's was, then refused), with what the
+    replacement does: the desk sees it before Confirm, not after."""
+
     title = _("Replace a player with a computer player")
     strength = forms.ChoiceField(label=_("Strength"), choices=Strength.choices, initial=Strength.STRONG)
+
+    def __init__(self, *args: object, objects: QuerySet, **kwargs: object) -> None:
+        super().__init__(*args, objects=objects, **kwargs)
+        # Escaped: Django writes a help text into the page as it is, and a name is anyone's text.
+        self.fields["seat"].help_text = escape(replacement_outcome(list(self.seats.values())))
+
+    def offers(self, seat: Seat) -> bool:
+        return not seat.player.is_computer
 
     def apply(self, obj: Match, admin: str) -> str:
         replaced = self.seat_player()
@@ -99,6 +115,22 @@ class ReplaceForm(SeatChoiceForm):
             obj, self.cleaned_data["seat"], admin, self.cleaned_data["reason"], self.cleaned_data["strength"]
         )
         return self.said(gettext("%(name)s replaced by %(computer)s") % {"name": replaced, "computer": computer})
+
+
+def replacement_outcome(people: list[Seat]) -> str:
+    """What replacing one of ``people`` (the seats people hold) will do."""
+    if not people:
+        return gettext("Every seat is a computer player's: there is nobody to replace.")
+    said = gettext(
+        "A new computer player takes the seat and its score to the end of the match; the players are told. "
+        "The match then counts neither as his win nor as his loss, and the hands he won stay his."
+    )
+    if len(people) == 1:
+        said += " " + gettext(
+            "%(name)s is the only person in this match: once he is replaced, three computer players "
+            "play it to its end at once, in seconds."
+        ) % {"name": people[0].player}
+    return said
 
 
 class PauseForm(ModerationForm):

@@ -687,6 +687,14 @@ class PlayerMatch(models.Model):
     rating_after = models.IntegerField(
         verbose_name=_("rating after"), null=True, blank=True, help_text=_("Empty: not rated (he left the seat).")
     )
+    left = models.BooleanField(
+        verbose_name=_("left"),
+        default=False,
+        help_text=_(
+            "He did not hold his seat at the end (a moderator gave it to a computer player): "
+            "the match counts neither as his win nor as his loss."
+        ),
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["match", "player"], name="one_result_per_player")]

@@ -30,6 +30,7 @@ from .services import signin
 from .services.visibility import public_live_view, public_match_view
 from .templatetags.gin3 import MOVE_WORDS
 from .text.links import join_link
+from .text.previews import lobby_preview, match_preview, player_preview, scoreboard_preview
 from .text.style import duration_text
 
 PER_PAGE = 25
@@ -106,6 +107,7 @@ def scoreboard(request: HttpRequest) -> HttpResponse:
         "computers": records.filter(is_computer=True).order_by("-rating", "player_id")[:COMPUTERS_SHOWN],
         "running": matches.filter(status=Match.Status.RUNNING).order_by("-last_move_at", "-pk")[:MATCHES_LISTED],
         "finished": matches.filter(status=Match.Status.FINISHED).order_by("-finished_at", "-pk")[:MATCHES_LISTED],
+        "preview": scoreboard_preview(),
     }
     return render(request, "games/scoreboard.html", context)
 
@@ -147,6 +149,12 @@ def player_page(request: HttpRequest, pk: int) -> HttpResponse:
         "page": page,
         "has_next": has_next,
         "rivals": rivals[:RIVALS],
+        "preview": player_preview(
+            player.display_name,
+            record.rating if record else None,
+            record.matches if record else 0,
+            record.wins if record else 0,
+        ),
     }
     return render(request, "games/player.html", context)
 
@@ -176,6 +184,14 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
         "rematch_of": match.rematch_of.code if match.rematch_of else "",
         "played_again": _played_again(match),
         "my_table": _my_table(request, match),
+        "preview": match_preview(
+            view.code,
+            view.status,
+            [(seat.name, seat.score) for seat in view.seats],
+            view.target,
+            view.winner,
+            view.table.hand_number if view.table else None,
+        ),
     }
     return render(request, "games/match.html", context)
 
@@ -275,4 +291,4 @@ def lobby(request: HttpRequest) -> HttpResponse:
         Match.objects.filter(is_open=True, status=Match.Status.LOBBY).prefetch_related(SEATS).order_by("-created_at")
     )[:50]
     rows = [(match, join_link(match.code), duration_text(match.move_seconds)) for match in waiting]
-    return render(request, "games/lobby.html", {"waiting": rows})
+    return render(request, "games/lobby.html", {"waiting": rows, "preview": lobby_preview()})

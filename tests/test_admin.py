@@ -7,6 +7,7 @@ match a new version (so that old buttons are refused).
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -18,7 +19,7 @@ from django.utils import timezone
 
 from games.admin import OutboxAdmin
 from games.models import Event, Match, Outbox, Player
-from games.services import automation, handle, moderation, state
+from games.services import ServiceError, automation, handle, moderation, state
 from games.services.change import change
 from games.services.play import load_table
 from games.services.players import telegram_player, terminal_player
@@ -177,6 +178,44 @@ def test_replace_with_a_computer_player_who_then_moves(admin_client, match, ann)
     assert automation.play_computer_move(match.pk)
 
 
+def replace_page(client, match: Match) -> str:
+    """The Replace action's page, before Confirm."""
+    url = reverse("admin:games_match_changelist")
+    return client.post(url, {"action": "replace_with_computer", "_selected_action": [match.pk]}).content.decode()
+
+
+def test_replace_offers_only_the_seats_people_hold_and_says_what_will_happen(admin_client, match, ann):
+    """It offered the computers' seats too (then refused), and said nothing of the match
+    finishing in a second, counted as the replaced person's loss."""
+    page = replace_page(admin_client, match)
+    offered = re.findall(r'<option value="(\d)"', page)
+    assert offered == [str(match.seats.get(player=ann).position)]
+    assert "counts neither as his win nor as his loss" in page
+    assert "Ann is the only person in this match: once he is replaced, three computer players" in page
+
+
+def test_replace_in_a_match_of_computers_says_there_is_nobody_to_replace(admin_client, match, ann):
+    moderation.replace_with_computer(match, match.seats.get(player=ann).position, "root")
+    page = replace_page(admin_client, refresh(match))
+    assert not re.findall(r'<option value="\d"', page)
+    assert "Every seat is a computer player&#x27;s: there is nobody to replace." in page
+
+
+def test_with_another_person_left_replace_does_not_say_the_computers_finish_it(admin_client, ann):
+    bea = terminal_player("bea", "<b>Bea</b>")
+    handle(ann, "new", "terminal")
+    match = Match.objects.get(seats__player=ann)
+    handle(bea, f"join {match.code}", "terminal")
+    handle(ann, "bot", "terminal")
+    page = replace_page(admin_client, refresh(match))
+    assert len(re.findall(r'<option value="\d"', page)) == 2
+    assert "counts neither as his win nor as his loss" in page
+    assert "only person" not in page
+    moderation.replace_with_computer(match, match.seats.get(player=ann).position, "root")
+    page = replace_page(admin_client, refresh(match))
+    assert "&lt;b&gt;Bea&lt;/b&gt; is the only person in this match" in page
+
+
 @pytest.mark.parametrize("action", ["adjudicate", "replace_with_computer"])
 def test_no_seat_is_chosen_in_advance_so_a_hasty_confirm_changes_nothing(admin_client, match, action):
     url = reverse("admin:games_match_changelist")
@@ -226,7 +265,10 @@ def test_a_paused_match_says_so_in_the_list_and_can_be_filtered(admin_client, ma
     url = reverse("admin:games_match_changelist")
     response = admin_client.get(url, {"paused_at__isempty": "0"})
     assert list(response.context["cl"].result_list) == [match]
-    assert "paused_at" in response.context["cl"].list_display
+    assert "paused" in response.context["cl"].list_display
+    paused_at = timezone.localtime(refresh(match).paused_at).strftime("%H:%M")
+    assert '<td class="field-paused"><span dir="ltr">' in response.content.decode()
+    assert f"{paused_at} UTC" in response.content.decode()
 
 
 def test_the_events_list_shows_the_newest_first(admin_client, match):
@@ -246,11 +288,20 @@ def test_a_telegram_message_is_shown_as_the_player_reads_it_not_as_html(admin_cl
     assert b"#AB12 Ann &amp; Bob &lt;3" in response.content  # escaped once, by the page
 
 
-def test_a_refusal_that_does_not_name_the_match_is_said_of_it(admin_client, match):
-    computer = next(seat for seat in match.seats.all() if seat.player.is_computer)
-    response = act(admin_client, "match", "replace_with_computer", [match], seat=computer.position, strength="simple")
+def test_a_refusal_that_does_not_name_the_match_is_said_of_it(admin_client, match, monkeypatch):
+    def refuse(*args: object) -> None:
+        raise ServiceError("The clock is busy.")
+
+    monkeypatch.setattr(moderation, "pause", refuse)
+    response = act(admin_client, "match", "pause", [match])
     said = [str(message) for message in get_messages(response.wsgi_request)]
-    assert said == [f"#{match.code}: A computer player already plays in that seat."]
+    assert said == [f"#{match.code}: The clock is busy."]
+
+
+def test_a_seat_a_computer_took_meanwhile_is_refused_by_the_service(match):
+    computer = next(seat for seat in match.seats.all() if seat.player.is_computer)
+    with pytest.raises(ServiceError, match="A computer player already plays in that seat"):
+        moderation.replace_with_computer(match, computer.position, "root")
 
 
 def test_a_refusal_that_names_a_player_as_a_word_is_not_said_of_him_again(admin_client):

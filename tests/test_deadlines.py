@@ -15,8 +15,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from games.contract.tables import Automatic
 from games.models import Event, Match
-from games.services import automation, handle, moderation, state
+from games.services import automation, handle, moderation
 from games.services.clocks import quiet_period
 from tests.conftest import code_in, mover, refresh
 
@@ -37,7 +38,8 @@ def table(clock, match3) -> Match:
 
 
 def timeouts(match: Match) -> int:
-    return Event.objects.filter(match=match, kind=state.MOVE, data__automatic__startswith="timeout").count()
+    moves = Event.objects.filter(match=match, kind=Event.Kind.MOVE)
+    return moves.filter(data__automatic__startswith=Automatic.TIMEOUT).count()
 
 
 def scan_at(clock, moment: datetime) -> dict[str, int]:

@@ -5,16 +5,19 @@ each costs a fixed number of queries however many matches are stored."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, timedelta
+from html.parser import HTMLParser
 from itertools import pairwise
 
 import pytest
+from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
 from games.charts import line_chart
 from games.engine import parse_action, parse_cards, replay
-from games.models import Match, Player, PlayerRecord
+from games.models import Match, Player, PlayerMatch, PlayerRecord
 from games.services import handle, moderation
 from games.services.change import change
 from games.services.play import load_table
@@ -22,6 +25,7 @@ from games.services.players import terminal_player
 from games.services.visibility import public_match_view
 
 from .pages_support import cards_on, finished_match, running_match, secret_cards, step
+from .test_services_play import knock_with_layoffs
 
 
 @pytest.fixture(autouse=True)
@@ -149,6 +153,20 @@ def test_player_page_shows_rating_chart_totals_matches_and_head_to_head(client):
 
 
 @pytest.mark.django_db
+def test_a_rating_that_rose_after_a_lost_match_is_explained(client):
+    """Two lost matches, and the rating rose: the page said nothing of why."""
+    ann, bob, cy = people("Ann", "Bob", "Cy")
+    finished_match([bob, ann, cy], [100, 90, 10], bob)
+    finished_match([bob, ann, cy], [100, 90, 10], bob)
+    rises = PlayerMatch.objects.filter(player=ann, won=False, rating_after__gt=F("rating_before")).count()
+    html = get(client, "player", ann.pk)
+    assert rises == 2  # as a new player's estimate gets surer
+    assert html.count('<a href="#how-ratings-work" data-rating-why>') == rises
+    assert 'id="how-ratings-work"' in html and "a rating can rise after a lost match" in html
+    assert "data-rating-why" not in get(client, "player", bob.pk)
+
+
+@pytest.mark.django_db
 def test_player_page_lists_running_matches_and_pages_the_finished(client, ann):
     match = running_match(ann)
     bob, cy = people("Bob", "Cy")
@@ -168,6 +186,17 @@ def test_player_page_queries_do_not_grow_with_his_matches(client, ann, django_as
         finished_match([ann, bob, cy], [100, 0, 0], ann)
     with django_assert_max_num_queries(10):
         client.get(reverse("games:player", args=[ann.pk]))
+
+
+@pytest.mark.django_db
+def test_a_match_whose_seat_he_lost_to_a_computer_is_marked_replaced_not_lost(client, ann):
+    match = play_first_hand(running_match(ann), ann)
+    moderation.replace_with_computer(match, match.seats.get(player=ann).position, "root")
+    moderation.adjudicate(match, 0, "root", "test")
+    html = get(client, "player", ann.pk)
+    assert reverse("games:match", args=[match.code]) in html
+    assert ">replaced</span>" in html and 'class="tag loss"' not in html
+    assert "No finished match yet." not in html
 
 
 @pytest.mark.django_db
@@ -297,6 +326,29 @@ def test_finished_match_reveals_the_hand_it_stopped_and_names_the_winner(client,
 
 
 @pytest.mark.django_db
+def test_r7_5_a_hands_end_says_who_laid_off_which_cards_on_whose_meld(client, match3):
+    """It said "Laid off on the knocker's melds: 3h 7h": whose cards, on which meld?"""
+    box, captain = knock_with_layoffs(match3)
+    html = get(client, "match", match3.code, hand=1)
+    line = re.search(r"<div class=\"row\" data-layoff>(.*?)</div>", html, re.DOTALL).group(1)
+    assert re.sub(r"<[^>]+>", "", line) == f"{box.display_name} laid off 3♥7♥ on {captain.display_name}'s meld 4♥5♥6♥."
+    assert f'<bdi class="name">{captain.display_name}</bdi>' in line and '<span class="meld">' in line
+
+
+@pytest.mark.django_db
+def test_a_finished_matchs_players_show_their_roles_in_its_last_hand(client, ann):
+    """The role column was empty once the match was over."""
+    match = play_first_hand(running_match(ann, "to 500"), ann)
+    moderation.adjudicate(match, 0, "root", "test")
+    last = match.hands.order_by("-number").first()
+    html = get(client, "match", match.code)
+    assert "Role in the last hand" in html
+    roles = re.findall(r'<tr data-position="(\d)">.*?<td data-role>([^<]*)</td>', html, re.DOTALL)
+    expected = {str(last.box): "box", str(last.captain): "captain", str(last.sitter): "sitter"}
+    assert dict(roles) == expected
+
+
+@pytest.mark.django_db
 def test_aborted_match_reveals_the_hand_it_stopped(client, ann):
     match = running_match(ann)
     moderation.abort(match, "root", "test")
@@ -342,7 +394,8 @@ def test_a_running_match_says_who_is_away_and_until_when_in_the_readers_zone(cli
     Player.objects.filter(pk=ann.pk).update(away_until=until)
     html = get(client, "match", match.code)
     assert "away until" in html
-    assert f'<time datetime="{until.astimezone(UTC).isoformat()}" data-local>' in html  # for site.js
+    # For site.js, to the second: HTML's dates have no microseconds (the validator's one error).
+    assert f'<time datetime="{until.astimezone(UTC).replace(microsecond=0).isoformat()}" data-local>' in html
     Player.objects.filter(pk=ann.pk).update(away_until=timezone.now() - timedelta(minutes=1))
     assert "away until" not in get(client, "match", match.code)
 
@@ -384,6 +437,20 @@ def test_unknown_match_is_404(client):
     assert client.get(reverse("games:match", args=["ZZZZ"])).status_code == 404
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", ["/m/ZZZZ/", "/p/999999/", "/no/such/page/"])
+def test_a_missing_page_is_the_sites_own_page_in_the_readers_language(client, path):
+    """It was Django's bare "Not Found"."""
+    response = client.get(path)
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert "<h1>Page not found</h1>" in html and 'class="brand"' in html and "site.css" in html
+    assert reverse("games:scoreboard") in html and reverse("games:lobby") in html
+    client.cookies["django_language"] = "he"
+    hebrew = client.get(path).content.decode()
+    assert 'lang="he" dir="rtl"' in hebrew and "Page not found" not in hebrew
+
+
 # Lobby ----------------------------------------------------------------------------------
 
 
@@ -397,6 +464,15 @@ def test_lobby_lists_open_matches_with_options_and_how_to_join(client, ann, sett
     html = get(client, "lobby")
     assert f"join {listed.code}" in html and f"https://t.me/gin3bot?start=join_{listed.code}" in html
     assert "to 200" in html and "Ann" in html and "Zoe Unlisted" not in html
+
+
+@pytest.mark.django_db
+def test_an_empty_lobby_names_the_command_that_lists_a_match_here(client, ann):
+    """It said "start one with the text command new", but a match made with new alone is never listed."""
+    handle(ann, "new", "terminal")
+    html = get(client, "lobby")
+    assert "Open one with the text command new open: it is listed here" in html
+    assert "Start one with the text command new." not in html
 
 
 @pytest.mark.django_db
@@ -479,3 +555,63 @@ def test_every_page_carries_the_content_security_policy(client, path):
     assert "script-src 'self'" in policy and "style-src 'self'" in policy
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy
     assert "frame-ancestors 'none'" in policy
+
+
+# Link previews -------------------------------------------------------------------------------
+
+
+class OpenGraph(HTMLParser):
+    """The ``og:`` properties of a page, as a link preview reads them."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.found: dict[str, str] = {}
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "meta" and (values.get("property") or "").startswith("og:"):
+            self.found[values["property"]] = values.get("content") or ""
+
+
+def preview(client, name: str, *args, **params) -> tuple[str, str]:
+    found = OpenGraph(get(client, name, *args, **params)).found
+    return found["og:title"], found["og:description"]
+
+
+@pytest.mark.django_db
+def test_every_public_page_has_a_link_preview_that_says_what_it_is(client, ann):
+    """A shared /m/CODE/ previewed as a bare "#CODE · gin3": the pages had no og: tags."""
+    bob, cy = people("Bob & Co", "Cy")
+    finished = finished_match([ann, bob, cy], [104, 40, 10], ann)
+    running = running_match(terminal_player("dee", "Dee"))
+    handle(terminal_player("eve", "Eve"), "new open", "terminal")
+    waiting = Match.objects.get(status=Match.Status.LOBBY)
+    rating = PlayerRecord.objects.get(player=ann).rating
+
+    assert preview(client, "match", finished.code) == (
+        f"#{finished.code}: Ann 104 · Bob & Co 40 · Cy 10",
+        "Ann won this match to 100 points. Every hand replayed, with its deck, once it ends.",
+    )
+    title, said = preview(client, "match", running.code)
+    assert title.startswith(f"#{running.code}: Dee 0 · Bot 1 ") and "hand 1 in play" in said
+    title, said = preview(client, "match", waiting.code)
+    assert title == f"#{waiting.code}: Eve wait for players" and f"join {waiting.code}" in said
+    assert preview(client, "player", ann.pk)[0] == f"Ann: rating {rating}"
+    assert f"Ann's rating is {rating}, after 1 finished match (1 won)." in preview(client, "player", ann.pk)[1]
+    assert "no finished match yet" in preview(client, "player", terminal_player("new", "Newt").pk)[1]
+    title, said = preview(client, "scoreboard")
+    assert title == "gin3 scoreboard" and "ranked by rating" in said
+    title, said = preview(client, "lobby")
+    assert title == "gin3: open matches" and "wait for players" in said
+    assert 'content="#' in get(client, "match", finished.code)  # escaped once: "Bob &amp; Co" in the page
+    assert "Bob &amp;amp; Co" not in get(client, "match", finished.code)
+
+
+@pytest.mark.django_db
+def test_a_link_preview_is_in_the_readers_language(client, ann):
+    finished = finished_match([ann, *people("Bob", "Cy")], [104, 40, 10], ann)
+    client.cookies["django_language"] = "lt"
+    title, said = preview(client, "match", finished.code)
+    assert title == f"#{finished.code}: Ann 104 · Bob 40 · Cy 10"
+    assert "won this match" not in said and "Ann" in said

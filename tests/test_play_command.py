@@ -8,6 +8,8 @@ session must follow the matches he is in, not a guess.
 
 from __future__ import annotations
 
+import re
+import shlex
 from collections.abc import Callable
 from datetime import timedelta
 
@@ -19,10 +21,10 @@ from bot.terminal.client import locale_language
 from games.engine import DECK
 from games.engine.hand import Phase
 from games.models import Event, Match, Outbox, Player
-from games.services import handle
+from games.services import handle, moderation
 from games.services.players import terminal_player
 from tests.conftest import best_action, code_in, engine_hand, mover, refresh, snapshot
-from tests.terminal_harness import Script, assert_clean, play
+from tests.terminal_harness import Script, assert_clean, idle, play
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,7 +114,7 @@ def test_the_locales_language_is_read_as_gettext_reads_it(monkeypatch, environme
 def test_join_an_unknown_code_says_so_and_exits_with_a_hint():
     session = play("--name", "ann", "--join", "ZZZZ", typist=["status"])
     assert "There is no match #ZZZZ." in session.text
-    assert "make play ARGS='--join CODE'" in session.text
+    assert "make play ARGS='--name ann --join CODE'" in session.text
     assert session.status == 1
     assert_clean(session.text)
 
@@ -229,7 +231,7 @@ def test_the_session_ends_by_itself_when_no_match_of_his_is_left():
     script = Script(["leave", "status", "quit"])
     session = play("--name", "ann", "--computers", "0", typist=script)
     assert "You left #" in session.text
-    assert "No match of yours is running or waiting. Start one: make play" in session.text
+    assert "No match of yours is running or waiting. Start one: make play ARGS='--name ann'" in session.text
     assert script.left == 2
     assert session.status == 0
 
@@ -253,6 +255,47 @@ def test_after_a_match_the_session_waits_for_again_and_plays_it_again():
     assert session.status == 0
 
 
+def test_the_end_of_a_match_played_to_its_target_says_again_once():
+    """Its final result offers to play it again; the terminal's own line after it did too."""
+    ann = terminal("ann")
+    match = running_match(ann)
+    match.seats.update(score=49)  # to 100: the next hand with a winner ends it
+
+    def play_well(prompt: str = "") -> str:
+        current = refresh(match)
+        if current.status != Match.Status.RUNNING:
+            return "quit"
+        return str(best_action(current)) if mover(current) == ann else "status"
+
+    session = play("--name", "ann", "--join", match.code, typist=play_well)
+    assert refresh(match).status == Match.Status.FINISHED
+    end = session.text[session.text.rindex("wins the match") :]
+    assert [line for line in end.splitlines() if "again" in line] == ["To play again with the same players: again"]
+    assert "Type new for another match, or quit." in end
+
+
+def test_after_his_seat_goes_to_a_computer_no_older_match_is_offered_again():
+    ann, bea = terminal("ann"), terminal("bea")
+    older = running_match(ann, bea)
+    handle(bea, f"#{older.code} resign yes", "terminal")  # finished an hour ago: still offered
+    match = running_match(ann, bea)
+    replaced = []
+
+    def wait_for_the_desk(prompt: str = "") -> str:
+        if not replaced:
+            position = match.seats.get(player=ann).position
+            replaced.append(moderation.replace_with_computer(match, position, "desk"))
+            idle(10)  # the refresher wakes the main thread out of this wait
+        return "quit"
+
+    session = play("--name", "ann", "--join", match.code, typist=wait_for_the_desk)
+    after = session.text.partition(f"An admin gave your seat in #{match.code} to a computer player")[2]
+    assert f"#{older.code}" not in after
+    assert "Type again" not in after
+    assert "No match of yours is running or waiting" in after
+    assert session.status == 0
+
+
 def test_when_the_offer_to_play_again_lapses_the_session_ends_by_itself(settings):
     settings.GIN3_REMATCH_HOURS = 0
     script = Script(["resign", "resign yes", "status"])
@@ -271,7 +314,7 @@ def test_quit_says_how_to_come_back_to_every_match(leave):
     session = play("--name", "ann", "--options", "5m", typist=[leave])
     running = Match.objects.get(created_by=ann, status=Match.Status.RUNNING)
     for match in (waiting, running):
-        assert f"#{match.code} waits for you: make play ARGS='--join {match.code}'" in session.text
+        assert f"#{match.code} waits for you: make play ARGS='--name ann --join {match.code}'" in session.text
     assert session.text.rstrip().endswith("Bye.")
     assert session.status == 0
 
@@ -279,7 +322,45 @@ def test_quit_says_how_to_come_back_to_every_match(leave):
 def test_end_of_input_says_the_same_as_quit():
     session = play("--name", "ann", "--options", "5m", typist=[])
     code = Match.objects.get(created_by__display_name="ann").code
-    assert f"#{code} waits for you: make play ARGS='--join {code}'" in session.text
+    assert f"#{code} waits for you: make play ARGS='--name ann --join {code}'" in session.text
+
+
+def hinted_args(text: str, code: str) -> list[str]:
+    """The arguments of the command line the goodbye hint prints for match ``code``, as a shell splits them."""
+    line = next(line for line in text.splitlines() if line.startswith(f"#{code} ") and "make play" in line)
+    return shlex.split(re.search(r"make play ARGS='([^']*)'", line).group(1))
+
+
+@pytest.mark.parametrize(
+    ("started_with", "environment"),
+    [
+        (("--name", "Bob"), {}),
+        (("--name", "Bob", "--lang", "lt"), {}),
+        (("--name", "Ann Lee"), {}),
+        (("--lang", "mk"), {"USER": "zed", "LOGNAME": "zed"}),  # his login's name: nothing to repeat
+    ],
+)
+def test_the_goodbye_hint_logs_him_back_in_as_himself(started_with, environment, monkeypatch):
+    """``make play ARGS='--name Bob'`` then quit printed ``--join CODE`` alone, which
+    logged in as his login's player, who could not join the match: "has already started"."""
+    for variable, value in environment.items():
+        monkeypatch.setenv(variable, value)
+    first = play(*started_with, "--options", "5m", typist=["quit"])
+    match = Match.objects.get(status=Match.Status.RUNNING)
+    args = hinted_args(first.text, match.code)
+    assert args[-2:] == ["--join", match.code]
+    people = Player.objects.filter(is_computer=False).count()
+    again = play(*args, typist=["quit"])
+    assert Player.objects.filter(is_computer=False).count() == people
+    assert "has already started" not in again.text
+    assert hinted_args(again.text, match.code) == args  # he was back in his seat, and is told so again
+    assert again.status == 0
+
+
+def test_the_hints_of_a_session_that_could_not_start_keep_his_name_too():
+    session = play("--name", "Bob", "--lang", "lt", "--join", "ZZZZ", typist=["quit"])
+    assert "make play ARGS='--name Bob --lang lt --join CODE'" in session.text
+    assert "make play ARGS='--name Bob --lang lt'" in session.text
 
 
 def test_no_input_to_read_at_all_leaves_as_end_of_input_does():

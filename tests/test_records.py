@@ -78,7 +78,9 @@ def all_records() -> dict[str, tuple]:
         "totals": sorted(PlayerRecord.objects.values_list("player__display_name", *fields, "mu", "sigma", "rating")),
         "days": sorted(PlayerDay.objects.values_list("player_id", "day", "matches", "wins", "points", "hands_won")),
         "results": sorted(
-            PlayerMatch.objects.values_list("player_id", "match_id", "won", "points", "rating_before", "rating_after")
+            PlayerMatch.objects.values_list(
+                "player_id", "match_id", "won", "points", "rating_before", "rating_after", "left"
+            )
         ),
         "pairs": sorted(HeadToHead.objects.values_list("player_id", "opponent_id", "matches", "wins", "losses")),
     }
@@ -131,12 +133,45 @@ def test_a_replaced_player_keeps_his_points_and_the_computer_gets_none_of_them(m
 
     assert PlayerRecord.objects.get(player=scorer).points == earned
     assert PlayerRecord.objects.get(player=scorer).gins == 1
-    assert PlayerRecord.objects.get(player=scorer).matches == 1
     assert PlayerRecord.objects.get(player=computer).points == 0
     assert PlayerMatch.objects.get(player=scorer).points == earned
-    assert PlayerMatch.objects.get(player=scorer).rating_after is None  # he did not finish it
-    assert HeadToHead.objects.filter(player=scorer, opponent=other, losses=1).exists()
     assert refresh(match3).seats.get(player=computer).score == earned  # the seat's score plays on
+
+
+@pytest.mark.django_db
+def test_a_replaced_players_match_counts_neither_as_his_win_nor_his_loss(match3):
+    """It counted as his loss, with his replacement as his rival in head to head."""
+    scorer = captain_goes_gin(match3)
+    computer = moderation.replace_with_computer(match3, position_of(match3, scorer), "root", "away")
+    winner = match3.seats.exclude(player=computer).first().player
+    moderation.adjudicate(match3, position_of(match3, winner), "root", "test")
+
+    record = PlayerRecord.objects.get(player=scorer)
+    assert (record.matches, record.wins) == (0, 0)
+    assert (record.mu, record.sigma) == (25.0, 25.0 / 3)  # not rated
+    assert PlayerDay.objects.get(player=scorer).matches == 0
+    result = PlayerMatch.objects.get(player=scorer)
+    assert result.left and not result.won and result.rating_after is None
+    assert not HeadToHead.objects.filter(player=scorer).exists()
+    assert not HeadToHead.objects.filter(opponent=scorer).exists()
+    assert HeadToHead.objects.filter(player=winner, opponent=computer, wins=1).exists()
+    assert not PlayerMatch.objects.get(player=computer).left
+    assert PlayerRecord.objects.get(player=computer).matches == 1
+
+
+@pytest.mark.django_db
+def test_recomputerecords_agrees_on_a_replaced_players_match(match3, alice, bob, carol):
+    replaced = player_in_role(match3, "box")
+    moderation.replace_with_computer(match3, position_of(match3, replaced), "root", "away")
+    play_out(match3)
+    play_out(new_match([alice, bob, carol]))
+    kept = all_records()
+
+    call_command("recomputerecords", stdout=StringIO())
+
+    assert all_records() == kept
+    assert PlayerRecord.objects.get(player=replaced).matches == 1  # the second match only
+    assert PlayerMatch.objects.filter(player=replaced, left=True).count() == 1
 
 
 @pytest.mark.django_db

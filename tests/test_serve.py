@@ -22,8 +22,10 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
-from games.management.commands.serve import Child, Supervisor
+from games.management.commands.serve import Child, Supervisor, framed
 
 PYTHON = sys.executable
 STARTED = re.compile(r"^(?P<name>\w+)\s*\| started \(pid (?P<pid>\d+)\)", re.MULTILINE)
@@ -151,6 +153,39 @@ def test_stopping_kills_what_a_child_left_behind_in_its_process_group():
     grandchild = int(wait_until(lambda: re.search(r"grandchild (\d+)", out.text()), 10, "the grandchild")[1])
     stop(supervisor, thread)
     wait_until(lambda: not alive(grandchild), 5, "the grandchild to be gone")
+
+
+def test_the_admin_password_comes_last_framed_after_every_childs_start_up_output():
+    """``make run`` printed it before Celery's banner and its warnings (about 40 lines
+    after it): a 50-row terminal had lost it by the time the site was up. A child may
+    say more after a pause: the frame comes again after it."""
+    script = "import time\nprint('up',flush=True)\ntime.sleep({})\nprint('banner\\nwarning',flush=True)\ntime.sleep(5)"
+    children = [Child("quick", [PYTHON, "-c", script.format(0)]), Child("slow", [PYTHON, "-c", script.format(1.5)])]
+    words = framed("user admin, password s3cret (shown only now)\nA new password at any time: changepassword admin")
+    supervisor, out, thread = run_supervisor(children, grace=5, last_words=words, quiet_after=0.5)
+    try:
+        wait_until(lambda: "s3cret" in out.text().partition("slow  | warning")[2], 30, "the last words after the slow")
+        time.sleep(1.5)  # nothing more comes
+        shown = out.text()
+    finally:
+        stop(supervisor, thread)
+    lines = shown.splitlines()
+    assert lines[-5:] == words.splitlines()  # a blank line, a rule, the two lines, a rule
+    assert set(lines[-4]) == {"="}
+    assert len([line for line in lines if line.endswith(("| banner", "| warning"))]) == 4
+
+
+@pytest.mark.django_db
+def test_ensureadmin_says_where_the_desk_is_and_how_to_get_a_new_password():
+    first, again = io.StringIO(), io.StringIO()
+    call_command("ensureadmin", site="http://127.0.0.1:8080", stdout=first)
+    call_command("ensureadmin", site="http://127.0.0.1:8080", stdout=again)
+    password = re.search(r"user admin, password (\S+) \(shown only now\)", first.getvalue())[1]
+    assert get_user_model().objects.get(username="admin").check_password(password)
+    assert "http://127.0.0.1:8080/admin/" in first.getvalue() and "http://127.0.0.1:8080/admin/" in again.getvalue()
+    assert password not in again.getvalue()
+    for said in (first, again):
+        assert said.getvalue().splitlines()[-1] == "A new password at any time: python manage.py changepassword admin"
 
 
 def free_port() -> int:

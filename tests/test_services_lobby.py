@@ -12,9 +12,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games.engine.hand import Phase
 from games.models import Match, Outbox, ProcessedUpdate
 from games.services import automation, handle
-from tests.conftest import code_in, events_of, hand_row, mover, outbox_of, refresh, snapshot
+from tests.conftest import code_in, engine_hand, events_of, hand_row, mover, outbox_of, refresh, snapshot
 
 
 def new_match(player, text: str = "new") -> Match:
@@ -257,6 +258,49 @@ def test_a_move_for_two_waiting_matches_needs_the_code_and_then_goes_where_it_fi
     handle(alice, f"#{second.code} pass", "terminal")
     handle(alice, "pass", "terminal")
     assert [snapshot(first)[0], snapshot(second)[0]] == [before[0][0] + 1, before[1][0] + 1]
+
+
+def alice_to_draw_in(alice, others) -> Match:
+    """A match where Alice, the captain, is to draw: she and the box passed on the upcard."""
+    match = alice_to_move_in(alice, others)
+    handle(alice, f"#{match.code} pass", "terminal")
+    handle(mover(match), "pass", "terminal")
+    assert mover(match) == alice and engine_hand(match).phase is Phase.DRAW
+    return match
+
+
+def alice_to_discard_in(alice, others) -> Match:
+    match = alice_to_draw_in(alice, others)
+    handle(alice, f"#{match.code} draw", "terminal")
+    assert engine_hand(match).phase is Phase.DISCARD
+    return match
+
+
+def test_a_move_legal_in_only_one_of_his_waiting_matches_goes_there(alice, bob, carol):
+    """#ZPFA needing a discard, #5QVS a draw: draw answered "Put its code first, like:
+    #ZPFA draw", and a discard legal in one match only asked for a code too."""
+    discarding = alice_to_discard_in(alice, (bob, carol))
+    drawing = alice_to_draw_in(alice, (bob, carol))
+    before = snapshot(discarding)
+    reply = handle(alice, "draw", "terminal")
+    assert "Which match?" not in reply
+    assert snapshot(discarding) == before
+    assert engine_hand(drawing).phase is Phase.DISCARD
+    held_there = engine_hand(drawing).cards_of(engine_hand(drawing).to_move)
+    card = next(
+        card for card in engine_hand(discarding).cards_of(engine_hand(discarding).to_move) if card not in held_there
+    )
+    reply = handle(alice, f"d {card}", "terminal")
+    assert "Which match?" not in reply
+    assert refresh(discarding).version == before[0] + 1
+
+
+def test_which_match_names_a_match_where_the_move_is_legal(alice, bob, carol):
+    discarding = alice_to_discard_in(alice, (bob, carol))
+    first, second = alice_to_draw_in(alice, (bob, carol)), alice_to_draw_in(alice, (bob, carol))
+    reply = handle(alice, "draw", "terminal")
+    assert f"like: #{first.code} draw. Yours: #{first.code} #{second.code}" in reply
+    assert f"#{discarding.code}" not in reply
 
 
 def test_a_code_he_is_not_in_is_refused(match3, dave):

@@ -147,6 +147,25 @@ def test_r8_3_a_gin_ends_the_hand_scores_and_deals_the_next(match3, alice, bob, 
     assert (second.number, second.box, second.captain, second.sitter) == (2, first.captain, first.sitter, first.box)
 
 
+def knock_with_layoffs(match: Match):
+    """Rig and play a knock on which the box lays off 3h and 7h on the captain's 4h 5h 6h (R7.5)."""
+    rig(match, captain="4h 5h 6h 9s 9d 9c As 2c 3d Kd", box="7h 3h 8c 8d Qs Js Ts 5c 4c 6d", upcard="Ac")
+    box, captain, _sitter = roles(match)
+    handle(captain, "take", "terminal")
+    handle(captain, "knock Kd", "terminal")
+    return box, captain
+
+
+def test_r7_5_the_result_says_who_laid_off_which_cards_on_whose_meld(match3, alice, bob, carol):
+    """It said "Laid off: 3h 7h", not whose meld the cards went on."""
+    box, captain = knock_with_layoffs(match3)
+    said = f"{box.display_name} laid off 3h 7h on {captain.display_name}'s meld [4h 5h 6h]."
+    for player in (alice, bob, carol):
+        assert said in outbox_of(player, "result")[-1].text
+    summary = refresh(match3).hands.get(number=1).summary
+    assert summary["laid_on"] == [{"cards": ["3h", "7h"], "meld": ["4h", "5h", "6h"]}]
+
+
 def test_the_move_that_reaches_the_target_finishes_the_match(match3):
     """The last move's reply is the result that says who won, once: no table, no "is over" below it."""
     rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")

@@ -108,7 +108,8 @@ def test_a_newcomer_plays_a_whole_match_with_mistakes_and_no_traceback():
     assert_clean(text)
     assert session.status == 0
     assert re.search(r"\w+ wins the match", text)
-    assert "Type again to play" in text and "Bye." in text
+    assert "To play again with the same players: again" in text and "Bye." in text
+    assert "Type new for another match, or quit." in text
     assert "Always: status, score" in text  # help
     assert "Type a command, for example: help" in text
     assert "I don't know 'drow'" in text

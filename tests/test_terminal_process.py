@@ -8,16 +8,21 @@ these check the real streams and signals (issue 9: "never a traceback").
 
 from __future__ import annotations
 
+import os
 import signal
+import subprocess
+import sys
 import threading
+import time
 
 import pytest
 
+from bot.terminal.screen import CLEAR_LINE
 from games.models import Match
 from games.services import handle
-from tests.terminal_harness import process
+from tests.terminal_harness import ENGLISH, ROOT, process
 from tests.test_play_command import terminal
-from tests.workers import wait_until
+from tests.workers import database_url, wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,6 +47,20 @@ class Output:
         wait_until(lambda: words in self.text, timeout)
 
 
+class Terminal:
+    """The side of a pseudo-terminal we read, as a stream that ends when the process
+    has closed its side (Linux says EIO then, not end of file)."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def read1(self, size: int) -> bytes:
+        try:
+            return os.read(self.fd, size)
+        except OSError:
+            return b""
+
+
 def assert_quiet(stderr: bytes) -> None:
     assert b"Traceback" not in stderr
     assert b"Exception ignored" not in stderr
@@ -61,7 +80,7 @@ def test_a_piped_session_with_bad_bytes_ends_cleanly_at_end_of_input(tmp_path):
     assert "I don't know 'שלום'" in text
     assert "\x1b" not in text
     code = Match.objects.get(created_by__display_name="pip").code
-    assert f"#{code} waits for you: make play ARGS='--join {code}'" in text
+    assert f"#{code} waits for you: make play ARGS='--name pip --join {code}'" in text
     assert text.rstrip().endswith("Bye.")
 
 
@@ -86,7 +105,7 @@ def test_ctrl_c_while_it_waits_for_a_line_leaves_with_the_hint(tmp_path):
     assert player.wait(timeout=30) == 0
     output.thread.join(5)
     code = Match.objects.get(created_by__display_name="pip").code
-    assert f"#{code} waits for you: make play ARGS='--join {code}'" in output.text
+    assert f"#{code} waits for you: make play ARGS='--name pip --join {code}'" in output.text
     assert "Bye." in output.text
     assert_quiet(player.stderr.read())
 
@@ -111,3 +130,38 @@ def test_what_arrives_is_shown_as_it_arrives_and_the_end_of_the_match_ends_it(tm
     assert "No match of yours is running or waiting" in output.text
     assert_quiet(player.stderr.read())
     player.stdin.close()
+
+
+def test_at_a_terminal_the_prompt_is_drawn_once_when_his_match_ends_while_he_waits(tmp_path):
+    """When his last match ends while he waits, the refresher wakes the main thread
+    out of its wait for a line: the prompt it had drawn stayed, and what came next was
+    written after it ("> #K7Q2 is over", or the next prompt: "> > "). Now the line is
+    cleared first."""
+    bea, cid = terminal("bea"), terminal("cid")
+    main, side = os.openpty()
+    env = {**os.environ, **ENGLISH, "TERM": "dumb", "DATABASE_URL": database_url(), "GIN3_BACKGROUND": "off"}
+    env |= {"GIN3_VAR_DIR": str(tmp_path), "PYTHONUNBUFFERED": "1"}
+    player = subprocess.Popen(
+        [sys.executable, "manage.py", "play", "--name", "pip", "--computers", "0"],
+        cwd=ROOT,
+        env=env,
+        stdin=side,
+        stdout=side,
+        stderr=subprocess.PIPE,
+    )
+    os.close(side)
+    output = Output(Terminal(main))
+    output.shows("Or type bot to add a computer player.")
+    code = Match.objects.get(created_by__display_name="pip").code
+    handle(bea, f"join {code}", "terminal")
+    handle(cid, f"join {code}", "terminal")
+    output.shows(f"#{code} starts.")
+    handle(bea, f"#{code} resign yes", "terminal")
+    output.shows(f"Type again to play #{code} again")
+    time.sleep(2)  # the refresher's wake-up comes within a tick
+    os.write(main, b"status\r")
+    output.shows("You are in no match.")
+    os.write(main, b"quit\r")
+    assert player.wait(timeout=30) == 0
+    shown = [line.split(CLEAR_LINE)[-1] for line in output.text.replace("\r\n", "\n").split("\n")]
+    assert {line.rstrip() for line in shown if line.startswith(">")} <= {">", "> status", "> quit"}, output.text

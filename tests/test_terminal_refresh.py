@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 
 from games.models import Event, Match
-from games.services import handle
+from games.services import handle, moderation
 from tests.conftest import best_action, mover, refresh
 from tests.terminal_harness import Session, idle, play
 from tests.test_play_command import lobby_match, running_match, terminal
@@ -181,3 +181,31 @@ def test_due_work_stops_when_a_human_is_to_move():
     assert match.status != Match.Status.RUNNING or mover(match) == ann
     assert worker.do_due_work({match.pk}) == 0
     assert worker.do_due_work(set()) == 0
+
+
+def test_after_his_last_match_ends_the_next_ones_news_still_shows_without_enter():
+    """The refresher used to stop with his last match: a new match's joins and moves,
+    an admin's pause or abort, showed only once he pressed Enter."""
+    ann, bea = terminal("ann"), terminal("bea")
+    match = running_match(ann, bea)
+    session = Session()
+    prompts, seen = [], []
+
+    def typist(prompt: str = "") -> str:
+        prompts.append(prompt)
+        if len(prompts) == 1:
+            handle(bea, f"#{match.code} resign yes", "terminal")
+            idle(10)  # the refresher wakes the main thread out of this wait: "Type again ..."
+            return "quit"
+        if len(prompts) == 2:
+            return "new 5m"
+        new = Match.objects.exclude(pk=match.pk).get(created_by=ann)
+        handle(bea, f"join {new.code}", "terminal")
+        seen.append(wait_until(lambda: f"bea joined #{new.code}." in session.text, timeout=10))
+        moderation.abort(new, "desk", "a test")
+        seen.append(wait_until(lambda: f"An admin aborted #{new.code}." in session.text, timeout=10))
+        return "quit"
+
+    play("--name", "ann", "--join", match.code, typist=typist, session=session)
+    assert f"Type again to play #{match.code} again" in session.text
+    assert seen == [True, True]

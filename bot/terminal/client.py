@@ -24,8 +24,9 @@ from games.services import players
 
 from .interrupts import Interrupts, Wake
 from .refresher import Refresher
+from .relaunch import Relaunch
 from .screen import OutputGone, Screen
-from .session import OPEN, Session
+from .session import OPEN, AgainOffer, Session
 
 QUIT_WORDS = ("quit", "exit")
 # Letters, digits and spaces as in docs/protocol.md's `name`, and the dots and dashes of login names.
@@ -34,18 +35,24 @@ DEFAULT_NAME = "Player"
 OK, FAILED, BAD_NAME = 0, 1, 2
 
 
-def _nothing_joined() -> str:
-    return _("Nothing to follow. Join another match: make play ARGS='--join CODE' — or start one: make play")
+def _nothing_joined(relaunch: Relaunch) -> str:
+    return _("Nothing to follow. Join another match: %(join)s — or start one: %(start)s") % {
+        "join": relaunch.command("--join", "CODE"),
+        "start": relaunch.command(),
+    }
 
 
-def _nothing_started() -> str:
-    return _("Nothing was started. Options are those of new, like: make play ARGS='--options \"5m to 50\"'")
+def _nothing_started(relaunch: Relaunch) -> str:
+    return _("Nothing was started. Options are those of new, like: %(command)s") % {
+        "command": relaunch.command("--options", '"5m to 50"')
+    }
 
 
-def _no_match_left() -> str:
-    return _(
-        "No match of yours is running or waiting. Start one: make play — or join one: make play ARGS='--join CODE'"
-    )
+def _no_match_left(relaunch: Relaunch) -> str:
+    return _("No match of yours is running or waiting. Start one: %(start)s — or join one: %(join)s") % {
+        "start": relaunch.command(),
+        "join": relaunch.command("--join", "CODE"),
+    }
 
 
 def login_name() -> str:
@@ -69,9 +76,18 @@ def locale_language() -> str:
     return ""
 
 
-def run(screen: Screen, name: str, join: str, options: str, computers: int, language: str = "") -> int:
+def run(
+    screen: Screen,
+    name: str,
+    join: str,
+    options: str,
+    computers: int,
+    language: str = "",
+    relaunch: Relaunch | None = None,
+) -> int:
     """Play until he leaves or nothing is left to play; the exit status. A new player
-    speaks ``language`` or his locale's; ``language`` also switches a known one."""
+    speaks ``language`` or his locale's; ``language`` also switches a known one.
+    ``relaunch``: what he gave on the command line, which the hints it prints keep."""
     name = name.strip()
     if not NAME.fullmatch(name):
         screen.say(_("A name is 1 to 20 letters, digits or spaces, like: make play ARGS='--name Ann'"))
@@ -87,7 +103,7 @@ def run(screen: Screen, name: str, join: str, options: str, computers: int, lang
             return FAILED
         except OutputGone:
             return FAILED
-        session = Session(player, screen, interrupts)
+        session = Session(player, screen, interrupts, relaunch or Relaunch())
         try:
             if language and language.lower() != player.language:
                 session.attempt(lambda: session.send(f"lang {language}"), None)
@@ -103,7 +119,7 @@ def _play(session: Session, join: str, options: str, computers: int) -> int:
     started = session.attempt(lambda: start(session, join, options, computers), False)
     codes = session.attempt(session.follow, [])
     if not codes:
-        session.say(_nothing_joined if join else _nothing_started)
+        session.say(lambda: (_nothing_joined if join else _nothing_started)(session.relaunch))
         return FAILED
     if not started or len(codes) > 1:
         session.say(
@@ -147,25 +163,31 @@ def _loop(session: Session) -> int:
         if codes == []:
             again = session.attempt(session.offered_again, None)
             if again is None:
-                session.say(_no_match_left)
+                session.say(lambda: _no_match_left(session.relaunch))
                 return OK
             if again != offered:
                 offered = again
-                session.say(
-                    lambda code=again: _(
-                        "Type again to play #%(code)s again with the same players, new for another match, or quit."
-                    )
-                    % {"code": code}
-                )
+                session.say(lambda again=again: _what_now(again))
         try:
             line = session.screen.read_line(session.interrupts.raise_noted)
         except Wake:
+            session.screen.abandon_line()
             continue
         except (EOFError, KeyboardInterrupt):
             return _leave(session)
         if line.strip().lower().lstrip("/") in QUIT_WORDS:
             return _leave(session)
         session.attempt(lambda line=line: session.send(line), None)
+
+
+def _what_now(again: AgainOffer) -> str:
+    """What he may do once his last match is over; "again" only if its result did not
+    just say how to play it again."""
+    if again.said:
+        return _("Type new for another match, or quit.")
+    return _("Type again to play #%(code)s again with the same players, new for another match, or quit.") % {
+        "code": again.code
+    }
 
 
 def _leave(session: Session) -> int:

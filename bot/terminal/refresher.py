@@ -6,6 +6,11 @@ Enter. It does what the main thread does after each command
 his messages from the outbox. It has its own database connection, as every
 thread does, and closes it when it ends; the session's lock keeps it from
 working at the same time as a command.
+
+It runs as long as the session does. When his last match ends it wakes the
+main thread, which offers to play it again or ends the session; a session
+that goes on after that (waiting for his ``again`` or ``new``) must still show
+the next match's moves, an admin's pause or abort, as they come.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ class Refresher(threading.Thread):
         super().__init__(name="gin3-play-refresher", daemon=True)
         self.session = session
         self._stopping = threading.Event()
+        self._following = True  # he had a match running or waiting at the last tick (the session starts so)
 
     def run(self) -> None:
         try:
@@ -41,21 +47,24 @@ class Refresher(threading.Thread):
             self.join(timeout)
 
     def _tick(self) -> bool:
-        """One catch-up; False when the thread should end. When nothing is left to
-        follow, or nobody can read us any more, the main thread is woken to end too."""
+        """One catch-up; False when the thread should end. When his last match has
+        just ended the main thread is woken to say what now; when nobody can read
+        us any more, to end."""
         try:
             self.session.catch_up()
-            if self.session.open_matches():
-                return True
+            following = bool(self.session.open_matches())
         except DatabaseError:
             # Locked for a moment by another process: the next tick tries again (a command says why).
             connection.close_if_unusable_or_obsolete()
             return True
         except OutputGone:
-            pass
+            self.session.interrupts.wake_main()
+            return False
         except Exception:
             with contextlib.suppress(OutputGone):
                 self.session.report_bug()
             return False  # the main thread goes on catching up after each command
-        self.session.interrupts.wake_main()
-        return False
+        if self._following and not following:
+            self.session.interrupts.wake_main()
+        self._following = following
+        return True

@@ -103,6 +103,17 @@ class Screen:
             self._print(f"{self.prompt}{printable(line)}\n")
         return line
 
+    def abandon_line(self) -> None:
+        """The wait for his line was cut short (``Wake``): take the prompt off the screen,
+        so that what is printed next starts a line of its own and the next prompt is
+        not drawn after this one ("> > "), and give him back what he had typed."""
+        if not self.interactive:
+            return
+        with self._lock:
+            typed_so_far = _typed_so_far()
+            self._write(CLEAR_LINE)
+        _retype(typed_so_far)
+
     def _print(self, text: str) -> None:
         with self._lock:
             if self.interactive and self.reading:
@@ -129,3 +140,19 @@ def _typed_so_far() -> str:
     except ImportError:
         return ""
     return readline.get_line_buffer()
+
+
+def _retype(text: str) -> None:
+    """Put ``text`` back on the next line he edits (readline's pre-input hook, once)."""
+    try:
+        import readline
+    except ImportError:
+        return
+
+    def hook() -> None:
+        readline.set_pre_input_hook()
+        if text:
+            readline.insert_text(text)
+            readline.redisplay()
+
+    readline.set_pre_input_hook(hook)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 import traceback
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -21,11 +22,12 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from bot.backends.terminal import TerminalBackend
-from games.models import Match, Outbox, Player
+from games.models import Event, Match, Outbox, Player
 from games.services import handle, rematch
 from games.services.delivery import deliver_address
 
 from .interrupts import Interrupts, Wake
+from .relaunch import Relaunch
 from .screen import OutputGone, Screen, typed
 from .worker import do_due_work
 
@@ -34,14 +36,24 @@ BUG_LOG = "play-errors.log"
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class AgainOffer:
+    """A match of this session that ended and may be played again."""
+
+    code: str
+    said: bool  # its final result offered it already (a match played to its target)
+
+
 class Session:
-    def __init__(self, player: Player, screen: Screen, interrupts: Interrupts) -> None:
+    def __init__(self, player: Player, screen: Screen, interrupts: Interrupts, relaunch: Relaunch) -> None:
         self.player = player
         self.screen = screen
         self.interrupts = interrupts
+        self.relaunch = relaunch
         self.backend = TerminalBackend(screen)
         self.lock = threading.RLock()
         self.followed: set[str] = set()  # codes of his open matches, as last announced
+        self.ended: list[str] = []  # codes of the matches followed here that finished, in the order they did
 
     def say(self, line: Callable[[], str]) -> None:
         """One line of the terminal's own, in his language (``lang`` may change it)."""
@@ -83,25 +95,31 @@ class Session:
         now = [match.code for match in self.open_matches()]
         for code in sorted(self.followed - set(now)):
             if Match.objects.filter(code=code, status=Match.Status.FINISHED).exists():
+                self.ended.append(code)
                 url = f"{settings.GIN3_SITE_URL}/m/{code}/"
                 self.say(lambda code=code, url=url: _("#%(code)s is over: %(url)s") % {"code": code, "url": url})
         self.followed = set(now)
         return now
 
-    def offered_again(self) -> str | None:
-        """The code of his last finished match if it may still be played again: the
-        session waits for his ``again`` instead of ending with the match."""
-        last = (
-            Match.objects.filter(seats__player=self.player, status=Match.Status.FINISHED)
-            .order_by("-finished_at", "-pk")
-            .first()
-        )
-        return last.code if last is not None and rematch.still_offered(last) else None
+    def offered_again(self) -> AgainOffer | None:
+        """The last match that ended in this session, if he played it to its end and may
+        still play it again: the session waits for his ``again`` instead of ending with
+        it. Not a match of an earlier session, nor one whose seat went to a computer."""
+        if not self.ended:
+            return None
+        last = Match.objects.filter(code=self.ended[-1], seats__player=self.player).first()
+        if last is None or not rematch.still_offered(last):
+            return None
+        end = Event.objects.filter(match=last, kind="match_over").values_list("data", flat=True).last() or {}
+        return AgainOffer(last.code, said=end.get("reason") == "target")
 
     def farewell(self) -> None:
-        """How to come back to each match that goes on without him."""
+        """How to come back to each match that goes on without him, as himself."""
         for code in self.attempt(lambda: [match.code for match in self.open_matches()], []):
-            self.say(lambda code=code: _("#%(code)s waits for you: make play ARGS='--join %(code)s'") % {"code": code})
+            self.say(
+                lambda code=code: _("#%(code)s waits for you: %(command)s")
+                % {"code": code, "command": self.relaunch.command("--join", code)}
+            )
         self.say(lambda: _("Bye."))
 
     # When something goes wrong -----------------------------------------------

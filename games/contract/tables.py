@@ -110,6 +110,14 @@ class TableView:
 
 
 @dataclass(frozen=True)
+class LayoffView:
+    """Cards the defender laid off on one of the knocker's melds (R7.5)."""
+
+    cards: tuple[Card, ...]
+    meld: tuple[Card, ...]  # the knocker's meld they joined, as he laid it down
+
+
+@dataclass(frozen=True)
 class ResultView:
     """The end of a hand: public to all, so it carries both hands."""
 
@@ -121,7 +129,7 @@ class ResultView:
     points: int
     knocker_cards: CardsView | None
     defender_cards: CardsView | None
-    layoffs: tuple[Card, ...]
+    layoffs: tuple[LayoffView, ...]  # by the knocker's meld they joined
     seats: tuple[SeatView, ...]
     next_roles: dict[str, str]
     game_winner: str

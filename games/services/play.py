@@ -333,7 +333,11 @@ def summary_of(view) -> dict:
         "points": view.points,
         "knocker_cards": cards(view.knocker_cards),
         "defender_cards": cards(view.defender_cards),
-        "layoffs": [str(card) for card in view.layoffs],
+        "layoffs": [str(card) for layoff in view.layoffs for card in layoff.cards],
+        "laid_on": [
+            {"cards": [str(card) for card in layoff.cards], "meld": [str(card) for card in layoff.meld]}
+            for layoff in view.layoffs
+        ],
     }
 
 

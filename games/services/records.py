@@ -5,6 +5,11 @@ computer), so a hand remembers its own players (``Hand.box_player`` and the
 others, set at the deal) and who scored it (``Hand.winner_player``, set here
 when it ends): pages and totals read those, never the seat as it is now.
 
+A player who no longer holds his seat when the match ends (a moderator gave
+it to a computer player) keeps the points of the hands he won, but the match
+counts neither as his win nor as his loss: it is not among his matches, his
+head-to-head counts or his rating (``PlayerMatch.left``).
+
 Per-player totals, days, head-to-head counts and ratings are added here in
 the transaction that finishes a match, with a handful of queries whatever
 the size of the tables, so that no page ever adds them up. A match that is
@@ -88,7 +93,7 @@ class Outcome:
     winner: int
     seated: list[int]  # in seat order
     ranks: list[int]  # the finishing order of the seats (ratings)
-    players: list[int]  # everyone who played a hand or holds a seat, by id
+    players: list[int]  # everyone who played a hand or holds a seat, by id (``seated`` or one who left)
     totals: dict[int, Counter] = field(default_factory=dict)
 
 
@@ -114,7 +119,7 @@ def outcome_of(match: Match, hands: Iterable[dict], seats: Iterable[dict], resig
         counts["hands_won_box" if hand["winner"] == hand["box"] else "hands_won_captain"] += 1
         counts[WON_BY[hand["result"]]] += 1
     for player, counts in totals.items():
-        counts["matches"] = 1
+        counts["matches"] = int(player in seated)  # one who left his seat neither won nor lost it
         counts["wins"] = int(player == match.winner_id)
     return Outcome(
         match_id=match.pk,
@@ -145,6 +150,7 @@ def _player_matches(outcome: Outcome, skills: dict[int, Skill], rated: dict[int,
             points=outcome.totals[player]["points"],
             rating_before=skills.get(player, default).shown if player in rated else None,
             rating_after=rated[player].shown if player in rated else None,
+            left=player not in outcome.seated,
         )
         for player in outcome.players
     ]
@@ -161,7 +167,7 @@ def _add_totals(outcome: Outcome, players: dict[int, tuple[bool, str]]) -> None:
                 "is_computer": players[player][0],
                 "search_name": players[player][1].casefold()[:64],
                 "last_played": outcome.day,
-                "matches": 1,
+                "matches": outcome.totals[player]["matches"],
                 "wins": outcome.totals[player]["wins"],
                 **{name: outcome.totals[player][name] for name in TOTALS},
             }
@@ -176,7 +182,7 @@ def _add_totals(outcome: Outcome, players: dict[int, tuple[bool, str]]) -> None:
             {
                 "player_id": player,
                 "day": outcome.day,
-                "matches": 1,
+                "matches": outcome.totals[player]["matches"],
                 "wins": outcome.totals[player]["wins"],
                 "points": outcome.totals[player]["points"],
                 "hands_won": outcome.totals[player]["hands_won_box"] + outcome.totals[player]["hands_won_captain"],
@@ -188,8 +194,9 @@ def _add_totals(outcome: Outcome, players: dict[int, tuple[bool, str]]) -> None:
 
 
 def _pairs(outcome: Outcome) -> Iterator[dict]:
-    for player in outcome.players:
-        for opponent in outcome.players:
+    """Who met whom: the players who held their seats to the end, as seated."""
+    for player in outcome.seated:
+        for opponent in outcome.seated:
             if opponent != player:
                 yield {
                     "player_id": player,

@@ -18,8 +18,19 @@ from django.utils import timezone
 from games.contract.lists import MatchLine
 from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep
 from games.contract.table_page import TeamLine
-from games.contract.tables import Automatic, CardsView, MoveView, ResultView, SeatView, TableView
-from games.engine import Card, Hand, Role, best_arrangements, deadwood, deal, parse_action, parse_cards, replay
+from games.contract.tables import Automatic, CardsView, LayoffView, MoveView, ResultView, SeatView, TableView
+from games.engine import (
+    Card,
+    Hand,
+    Role,
+    Settlement,
+    best_arrangements,
+    deadwood,
+    deal,
+    parse_action,
+    parse_cards,
+    replay,
+)
 from games.engine.hand import Discard, Knock, Phase
 
 from ..models import Event, Match, Outbox, Player, Report, Seat
@@ -154,7 +165,7 @@ def result_view(
         points=result.points,
         knocker_cards=knocker_cards,
         defender_cards=defender_cards,
-        layoffs=tuple(card for card, _ in settlement.layoffs) if settlement else (),
+        layoffs=layoff_views(settlement) if settlement else (),
         seats=seat_views(seats, hand_row),
         next_roles={names[position]: role for position, role in next_roles.items()},
         game_winner=game_winner,
@@ -162,6 +173,15 @@ def result_view(
         salt=hand_row.salt,
         commitment=hand_row.commitment,
     )
+
+
+def layoff_views(settlement: Settlement) -> tuple[LayoffView, ...]:
+    """The defender's layoffs, grouped by the knocker's meld each joined, in his melds' order."""
+    melds = settlement.knocker.melds
+    joined: dict[int, list[Card]] = {}
+    for card, index in settlement.layoffs:
+        joined.setdefault(index, []).append(card)
+    return tuple(LayoffView(tuple(sorted(cards)), melds[index].cards) for index, cards in sorted(joined.items()))
 
 
 def team_talk(hand_row: HandRow, role: str) -> tuple[TeamLine, ...]:
@@ -375,7 +395,7 @@ def public_match_view(match: Match, detail: int | None = None) -> PublicMatchVie
         status=match.status,
         status_label=match.get_status_display(),
         target=match.target,
-        seats=seat_views(seats, hand_rows[-1] if table else None),
+        seats=seat_views(seats, hand_rows[-1] if hand_rows else None),  # the roles in play, or in the last hand
         winner=match.winner.display_name if match.winner else "",
         table=table,
         hands=hands,

@@ -54,6 +54,19 @@ def cards(values: Iterable[Card | str]) -> SafeString:
 
 
 @register.filter
+def meld(values: Iterable[Card | str]) -> SafeString:
+    """A meld's cards, together, as the arrangements on the page draw them."""
+    return format_html('<span class="meld">{}</span>', cards(values))
+
+
+@register.filter
+def name(value: str) -> SafeString:
+    """A player's name in a sentence: isolated, so that a name in another script
+    does not reorder the words around it."""
+    return format_html('<bdi class="name">{}</bdi>', value)
+
+
+@register.filter
 def role_name(role: str) -> str:
     """A role's name in the reader's language: the same words as the messages use."""
     return str(ROLE_NAMES.get(role, ""))
@@ -72,7 +85,7 @@ def local_time(moment: datetime | None) -> SafeString:
     time zone and language (``site.js``); without script it stays readable in UTC."""
     if moment is None:
         return format_html("–")
-    utc = moment.astimezone(UTC)
+    utc = moment.astimezone(UTC).replace(microsecond=0)  # HTML's dates have no microseconds
     return format_html('<time datetime="{}" data-local>{} UTC</time>', utc.isoformat(), utc.strftime("%Y-%m-%d %H:%M"))
 
 
@@ -138,7 +151,7 @@ def arrangement(cards_view: dict | None) -> SafeString:
     """A hand laid down at the end (``Hand.summary``): its melds, its deadwood and the count."""
     if not cards_view:
         return mark_safe("")
-    melds = format_html_join("", '<span class="meld">{}</span>', ((cards(meld),) for meld in cards_view["melds"]))
+    melds = format_html_join("", "{}", ((meld(cards_of_meld),) for cards_of_meld in cards_view["melds"]))
     count = _("deadwood %(count)s") % {"count": cards_view["count"]}
     return format_html(
         '<div class="row"><b>{}</b> <span class="hand-cards">{}{}</span> <span class="muted">{}</span></div>',

@@ -198,6 +198,20 @@ def _label(move: str) -> str:
     return {"take": _("take"), "draw": _("draw"), "pass": _("pass")}.get(move, move)
 
 
+def layoff_text(view: ResultView, style: Style) -> list[str]:
+    """Each layoff of a knocked hand (``LayoffView``), saying whose meld the cards joined."""
+    return [
+        _("%(defender)s laid off %(cards)s on %(knocker)s's meld %(meld)s.")
+        % {
+            "defender": style.name(view.defender_cards.owner),
+            "cards": style.cards(layoff.cards),
+            "knocker": style.name(view.knocker),
+            "meld": style.meld(layoff.meld),
+        }
+        for layoff in view.layoffs
+    ]
+
+
 def result_text(view: ResultView, style: Style) -> str:
     """The end of a hand, public to all: both hands, the layoffs, the points, what comes next."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s over.") % {"number": view.hand_number}]
@@ -214,8 +228,7 @@ def result_text(view: ResultView, style: Style) -> str:
         )
         for cards in (view.knocker_cards, view.defender_cards):
             lines.append(f"{style.name(cards.owner)}: {hand_text(cards, style)}")
-        if view.layoffs:
-            lines.append(_("Laid off: %(cards)s") % {"cards": style.cards(view.layoffs)})
+        lines.extend(layoff_text(view, style))
         lines.append(_("%(winner)s scores %(points)s.") % {"winner": style.name(view.winner), "points": view.points})
     scores = ", ".join(f"{style.name(seat.name)} {seat.score}" for seat in view.seats)
     lines.append(_("Scores: %(scores)s") % {"scores": scores})

@@ -87,3 +87,20 @@ def test_the_desks_pages_fit_the_window_and_the_buttons_leave_the_code_readable(
     page.open(pages["desk-match"])
     page.screenshot(f"desk-match-aborted-{locale}")
     assert page.overflow() <= 0, f"a match whose deck is shown scrolls sideways at {width} px in {locale}"
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_the_desks_match_list_shows_every_column_at_1280_px_with_times_in_their_zone(open_page, match, locale):
+    """Its Deadline column was cut off at 1280 px (the list scrolled inside its box),
+    and its times said no zone ("Dec. 2, 2026, 7:48 a.m.")."""
+    moderation.pause(match, "root")  # every time of the row filled in: paused, last move, deadline
+    Match.objects.filter(pk=match.pk).update(deadline=match.last_move_at)
+    page = desk_page(open_page, 1280, locale)
+    page.open(reverse("admin:games_match_changelist"))
+    page.screenshot(f"desk-match-list-{locale}")
+    clipped = page.tab.evaluate("(list => list.scrollWidth - list.clientWidth)(document.querySelector('.results'))")
+    assert clipped <= 0, f"the list is {clipped} px wider than its box"
+    for column in ("paused", "last_move", "deadline_at"):
+        said = page.tab.inner_text(f"#result_list td.field-{column}")
+        assert said.endswith("UTC") and said.count(":") == 1, said
+    assert page.errors == []

@@ -403,3 +403,74 @@ def test_the_policy_refuses_a_script_written_into_a_page_and_the_test_hears_of_i
     page.tab.wait_for_timeout(200)
     assert page.tab.evaluate("window.ran") is None
     assert any(error.startswith("CSP violation: script-src") for error in page.errors), page.errors
+
+
+# What a newcomer met: keys, labels, a missing page ---------------------------------------------
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_the_replay_keys_work_without_a_button_having_the_focus(open_page, ann, locale):
+    """The page said "Keys: ← and →" and they did nothing until a replay button had the focus."""
+    match = with_finished_hands(ann, 1)
+    page = open_page(locale=locale)
+    page.open(reverse("games:match", args=[match.code]) + "?hand=1")
+    replay = "[data-replay]"
+    forward, back = ("ArrowLeft", "ArrowRight") if locale == "he" else ("ArrowRight", "ArrowLeft")
+    assert page.tab.evaluate("document.activeElement === document.body")
+    page.tab.keyboard.press(forward)
+    page.tab.keyboard.press(forward)
+    assert page.tab.get_attribute(replay, "data-step") == "2"
+    page.tab.keyboard.press(back)
+    assert page.tab.get_attribute(replay, "data-step") == "1"
+    page.tab.keyboard.press("End")  # the page's own: it scrolls, the replay stays
+    assert page.tab.get_attribute(replay, "data-step") == "1"
+    page.tab.focus("#language")
+    page.tab.keyboard.press(forward)  # in a field, a key is the field's
+    assert page.tab.get_attribute(replay, "data-step") == "1"
+    page.tab.click("[data-said]")  # the replay has the focus: Home and End jump, as the hint says
+    page.tab.keyboard.press("End")
+    steps = page.tab.inner_text("[data-where]").split("/")[1].strip()
+    assert page.tab.get_attribute(replay, "data-step") == str(int(steps) - 1)
+    page.tab.keyboard.press("Home")
+    assert page.tab.get_attribute(replay, "data-step") == "0"
+    if locale == "en":
+        assert page.tab.inner_text(f"{replay} p.muted") == (
+            "Keys: ← and → step; Home and End jump once the replay has the focus (click it)."
+        )
+    assert page.errors == []
+
+
+def test_the_replays_stock_count_and_a_finished_matchs_roles_are_labelled(open_page, ann):
+    """ "Pile 5♣ · 31": 31 what? And the role column was empty once the match was over."""
+    match = with_finished_hands(ann, 1)
+    moderation.adjudicate(match, 0, "root", "test")
+    page = open_page()
+    page.open(reverse("games:match", args=[match.code]) + "?hand=1")
+    pile = page.tab.locator("[data-replay] .row", has=page.tab.locator("[data-stock-count]"))
+    assert pile.inner_text().endswith("· Cards in the stock: 31")
+    page.tab.keyboard.press("ArrowRight")
+    stock = public_match_view(match, 1).hands[0].steps[1].stock_count
+    assert pile.inner_text().endswith(f"· Cards in the stock: {stock}")
+    assert page.tab.text_content("[data-seats] thead th:nth-child(2)") == "Role in the last hand"
+    roles = page.tab.eval_on_selector_all("[data-seats] [data-role]", "cells => cells.map(c => c.textContent)")
+    assert sorted(roles) == ["box", "captain", "sitter"]
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("locale", ["en", "he"])
+def test_a_missing_page_is_the_sites_own_page_in_the_readers_language(open_page, locale):
+    """It was Django's bare "Not Found", unstyled and in English."""
+    page = open_page(360, locale=locale)
+    response = page.tab.goto(page.base_url + "/m/ZZZZ/")
+    assert response.status == 404
+    assert page.tab.locator("header.top .brand").is_visible()
+    assert page.tab.evaluate("getComputedStyle(document.querySelector('header.top')).display") != "inline"
+    assert page.tab.get_attribute("html", "lang") == locale
+    heading = page.tab.inner_text("h1")
+    assert (heading == "Page not found") is (locale == "en")
+    page.tab.click(f"main a[href='{reverse('games:lobby')}']")
+    page.tab.wait_for_load_state("load")
+    assert page.tab.url.endswith(reverse("games:lobby"))
+    assert page.overflow() <= 0
+    page.screenshot(f"not-found-{locale}")
+    assert [error for error in page.errors if "404" not in error] == []

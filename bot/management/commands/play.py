@@ -16,6 +16,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 
 from bot.terminal.client import login_name, run
+from bot.terminal.relaunch import Relaunch
 from bot.terminal.screen import Screen, tolerate_bad_bytes
 
 
@@ -43,11 +44,18 @@ class Command(BaseCommand):
             options=str(options["options"]),
             computers=int(options["computers"]),
             language=str(options["lang"]),
+            relaunch=Relaunch(name=str(options["name"]).strip(), language=_known(str(options["lang"]))),
         )
         if screen.gone and options.get("stdout") is None:
             _silence_stdout()
         if status:
             raise SystemExit(status)
+
+
+def _known(language: str) -> str:
+    """``--lang`` if it names a language of gin3 (the hints repeat it), else nothing."""
+    code = language.strip().lower()
+    return code if code in dict(settings.LANGUAGES) else ""
 
 
 def _silence_stdout() -> None:

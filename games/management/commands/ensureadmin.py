@@ -2,7 +2,9 @@
 
 A fresh ``make run`` needs a way into the moderation desk without a default
 password anyone could guess: this makes ``admin`` with a password from
-``secrets`` and prints it once. It does nothing when an admin exists.
+``secrets`` and prints it once. It makes nothing when an admin exists. Either
+way it says where the desk is and how to get a new password, in short lines
+that ``serve`` shows framed after everything else it prints.
 """
 
 from __future__ import annotations
@@ -19,18 +21,19 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", default="admin")
+        parser.add_argument("--site", default="", help="the site's address (default: SITE_URL)")
 
     def handle(self, *args: object, **options: object) -> None:
         users = get_user_model()
-        if users.objects.filter(is_superuser=True).exists():
-            self.stdout.write("Admin: log in at /admin/ with your account (python manage.py changepassword admin).")
-            return
-        password = secrets.token_urlsafe(12)
-        users.objects.create_superuser(str(options["username"]), "", password)
-        self.stdout.write(
-            self.style.SUCCESS(
-                f"Created the admin account. Log in at {settings.GIN3_SITE_URL}/admin/ as "
-                f"{options['username']} with password {password} (shown only now; change it with "
-                f"python manage.py changepassword {options['username']})."
-            )
-        )
+        desk = f"{str(options['site'] or settings.GIN3_SITE_URL).rstrip('/')}/admin/"
+        admin = users.objects.filter(is_superuser=True).order_by("pk").first()
+        if admin is not None:
+            username = admin.get_username()
+            self.stdout.write(f"The moderation desk: {desk} (log in with your admin account, {username})")
+        else:
+            username = str(options["username"])
+            password = secrets.token_urlsafe(12)
+            users.objects.create_superuser(username, "", password)
+            self.stdout.write(self.style.SUCCESS(f"Created the admin account for the moderation desk at {desk}"))
+            self.stdout.write(self.style.SUCCESS(f"user {username}, password {password} (shown only now)"))
+        self.stdout.write(f"A new password at any time: python manage.py changepassword {username}")

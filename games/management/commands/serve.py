@@ -10,6 +10,11 @@ is shown line by line behind their names. ``--only PART`` runs one part alone,
 without the set-up (a container of docker-compose.yml: the migrations are a
 service of their own there, the static files are in the image).
 
+The admin account's password (and how to get a new one) is shown last, framed,
+once every process has said what it says when it starts (and again if one says
+more in its first minute): Celery's banner and its warnings came after it and
+pushed it out of a 50-row terminal.
+
 Why a small supervisor of our own rather than honcho or supervisord: the list
 of processes depends on the settings (the bot only with a token, a single
 worker process on SQLite), and stopping them cleanly is a few lines. Ctrl-C
@@ -22,6 +27,7 @@ a supervisor would: one crashed worker never takes the site or beat down.
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import subprocess
@@ -37,6 +43,7 @@ from django.core.management.base import BaseCommand
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 GRACE_SECONDS = 15  # a worker finishes its task before it stops
+QUIET_SECONDS = 2.0  # no child has printed for this long: their start-up banners are over
 COLORS = ("36", "33", "35", "32", "34")
 
 
@@ -72,7 +79,8 @@ class Command(BaseCommand):
             return
         call_command("migrate", interactive=False, verbosity=1)
         call_command("collectstatic", interactive=False, verbosity=0)
-        call_command("ensureadmin")
+        admin = io.StringIO()
+        call_command("ensureadmin", site=f"http://{host}:{port}", stdout=admin)
         forget_metrics()
         children = self.children(host, port)
         self.stdout.write(
@@ -81,7 +89,7 @@ class Command(BaseCommand):
             + ("" if settings.TELEGRAM_BOT_TOKEN else "Telegram is off: set TELEGRAM_BOT_TOKEN (README).\n")
             + ("" if settings.SMS_ENABLED else "SMS is off: set TWILIO_* (docs/sms.md).")
         )
-        Supervisor(children, self.stdout).run()
+        Supervisor(children, self.stdout, last_words=framed(admin.getvalue())).run()
 
     def children(self, host: str, port: int, bot: bool = False) -> list[Child]:
         """Every part to run; the bot only with a token (or when asked for by name)."""
@@ -95,6 +103,13 @@ class Command(BaseCommand):
         if bot or getattr(settings, "TELEGRAM_BOT_TOKEN", ""):
             children.append(Child("bot", [python, str(settings.BASE_DIR / "manage.py"), "runbot"]))
         return children
+
+
+def framed(text: str) -> str:
+    """``text`` between two rules, a blank line before: what the eye must find."""
+    lines = text.strip().splitlines()
+    rule = "=" * (max((len(line) for line in lines), default=0) + 4)
+    return "\n".join(["", rule, *(f"  {line}" for line in lines), rule])
 
 
 def forget_metrics() -> None:
@@ -153,6 +168,9 @@ class Supervisor:
         max_delay: float = 30.0,
         stable_after: float = 60.0,
         grace: float = GRACE_SECONDS,
+        last_words: str = "",
+        quiet_after: float = QUIET_SECONDS,
+        last_words_within: float = 60.0,
     ) -> None:
         self.children = children
         self.out = out
@@ -164,6 +182,12 @@ class Supervisor:
         self.lock = threading.Lock()
         self.width = max(len(child.name) for child in children)
         self.color = out.isatty()
+        self.last_words = last_words  # said once the children's start-up output is over
+        self.quiet_after = quiet_after
+        self.last_words_within = last_words_within
+        self.heard: set[str] = set()  # the children that have printed something
+        self.last_heard = 0.0
+        self.said_at: float | None = None  # when the last words were said last
 
     def run(self) -> None:
         """Run until a stop signal (or until the caller sets ``stop``), then stop every child."""
@@ -172,10 +196,30 @@ class Supervisor:
                 signal.signal(signum, lambda *_: self.stop.set())
         for child in self.children:
             self.start(child)
+        started = time.monotonic()
         while not self.stop.wait(0.2):
             for child in self.children:
                 self.look_after(child)
+            self.say_last_words(started)
         self.terminate()
+
+    def say_last_words(self, started: float) -> None:
+        """The last words, once every child has printed something and none has for
+        ``quiet_after`` seconds (``last_words_within`` seconds after the start at the
+        latest); and again after any output that follows them in that time, so that
+        they stay the last thing on the screen whatever a slow child prints late."""
+        if not self.last_words:
+            return
+        now = time.monotonic()
+        starting = now - started < self.last_words_within
+        if self.said_at is not None and (self.last_heard <= self.said_at or not starting):
+            return
+        quiet = len(self.heard) == len(self.children) and now - self.last_heard >= self.quiet_after
+        if quiet or (self.said_at is None and not starting):
+            with self.lock:
+                self.out.write(self.last_words)
+                self.out.flush()
+            self.said_at = now
 
     def start(self, child: Child) -> None:
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
@@ -238,6 +282,8 @@ class Supervisor:
 
     def relay(self, child: Child, process: subprocess.Popen) -> None:
         for line in process.stdout:
+            self.heard.add(child.name)
+            self.last_heard = time.monotonic()
             self.say(child, line.rstrip("\n"))
 
     def say(self, child: Child, line: str) -> None:

@@ -2,7 +2,10 @@
 
 A player may sit in several matches at once. The matches he sits in are
 locked and read in one query, with their seats, players and current hands,
-so that choosing costs one read and the command needs no other.
+so that choosing costs one read and the command needs no other. Only when a
+move fits several (it is his turn in each) are their hands replayed, to send
+it to the one match where it is legal (``draw`` where he must draw, not where
+he must discard) or to name such a match in the question.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from collections.abc import Callable
 
 from games.contract import Content
 from games.contract import matches as m
-from games.engine import Role
+from games.engine import Role, parse_action
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
@@ -35,17 +38,21 @@ def my_seats(player: Player, statuses: tuple[str, ...] = ACTIVE, code: str | Non
     return sorted(own, key=lambda seat: (seat.match.created_at, seat.match_id))
 
 
-def pick(player: Player, command: Command, fits: Callable[[Match, Seat], bool], statuses: tuple[str, ...]) -> Seat:
+Fits = Callable[[Match, Seat], bool]
+
+
+def pick(player: Player, command: Command, fits: Fits, statuses: tuple[str, ...], legal: Fits | None = None) -> Seat:
     """His seat in the one match a command is for; a player a computer plays for
     (he missed turns) takes his seat back with any command in that match."""
-    seat = choose(player, command, fits, statuses)
+    seat = choose(player, command, fits, statuses, legal)
     if seat.autopilot and seat.match.status == Match.Status.RUNNING:
         presence.take_back(player, seat)
     return seat
 
 
-def choose(player: Player, command: Command, fits: Callable[[Match, Seat], bool], statuses: tuple[str, ...]) -> Seat:
-    """The seat of the one match a command is for: named by ``#CODE``, or the only one it fits."""
+def choose(player: Player, command: Command, fits: Fits, statuses: tuple[str, ...], legal: Fits | None = None) -> Seat:
+    """The seat of the one match a command is for: named by ``#CODE``, or the only one it
+    fits; among several it fits, the only one where it is ``legal`` now, if one is."""
     if command.code:
         named = my_seats(player, (), code=command.code)
         if not named:
@@ -53,6 +60,8 @@ def choose(player: Player, command: Command, fits: Callable[[Match, Seat], bool]
         return named[0]
     active = my_seats(player)
     fitting = [seat for seat in active if seat.match.status in statuses and fits(seat.match, seat)]
+    if len(fitting) > 1 and legal is not None:
+        fitting = [seat for seat in fitting if legal(seat.match, seat)] or fitting
     if len(fitting) == 1:
         return fitting[0]
     if not fitting and Match.Status.FINISHED in statuses and (last := last_finished(player)) is not None:
@@ -94,3 +103,14 @@ def on_team(match: Match, seat: Seat) -> bool:
 
 def any_match(match: Match, seat: Seat) -> bool:
     return True
+
+
+def playable(command: Command) -> Fits:
+    """Whether ``command``'s move is legal now in a match where it is his turn: its
+    hand replayed from the log."""
+    action = parse_action(command.as_text())
+
+    def legal(match: Match, seat: Seat) -> bool:
+        return action in state.load_hand(match, match.current_hand).legal_actions()
+
+    return legal

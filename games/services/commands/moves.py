@@ -12,7 +12,7 @@ from games.text.protocol import Command
 from ...models import Event, Outbox, Player
 from .. import automation, outbox, play, state
 from ..errors import ServiceError
-from .choosing import RUNNING, Reply, on_team, pick, role_now, sitter_advising, to_move
+from .choosing import RUNNING, Reply, on_team, pick, playable, role_now, sitter_advising, to_move
 
 MAX_TEAM_MESSAGES = 5  # a player's team messages between two moves: advice, not a flood
 
@@ -20,7 +20,7 @@ MAX_TEAM_MESSAGES = 5  # a player's team messages between two moves: advice, not
 def move(player: Player, command: Command) -> Reply:
     """pass, take, draw, discard, knock: the reply is the table after it, or the
     hand's result if the move ended the hand."""
-    seat = pick(player, command, to_move, RUNNING)
+    seat = pick(player, command, to_move, RUNNING, playable(command))
     table = play.load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is Role.SITTER:
         raise ServiceError(m.SitterSuggests(command.as_text()))

@@ -39,7 +39,7 @@
       box.querySelector('[data-hand="box"]').innerHTML = cardsHtml(step.box, highlight);
       box.querySelector('[data-hand="captain"]').innerHTML = cardsHtml(step.captain, highlight);
       box.querySelector("[data-top]").innerHTML = cardHtml(step.top);
-      box.querySelector("[data-stock-count]").textContent = "· " + step.stock;
+      box.querySelector("[data-stock-count]").textContent = String(step.stock);
       var said = list[at];
       if (said && said.hasAttribute("data-said")) box.querySelector("[data-said]").textContent = said.getAttribute("data-said");
       else box.querySelector("[data-said]").innerHTML = said ? said.innerHTML : "";
@@ -52,10 +52,17 @@
     box.querySelectorAll("[data-go]").forEach(function (button) {
       button.addEventListener("click", function () { show(moves[button.getAttribute("data-go")]()); });
     });
-    box.addEventListener("keydown", function (event) {
+    /* The arrows step wherever the reader is on the page (it scrolls up and down,
+       never sideways), unless he is typing in a field or holds a modifier (Alt+←
+       is the browser's Back); Home and End jump once the replay has the focus,
+       and otherwise scroll the page as they always do. */
+    document.addEventListener("keydown", function (event) {
       var keys = { ArrowRight: "next", ArrowLeft: "prev", Home: "first", End: "last" };
       var go = keys[event.key];
-      if (!go) return;
+      if (!go || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+      var target = event.target;
+      if (target.closest && target.closest("input, select, textarea, [contenteditable]")) return;
+      if ((go === "first" || go === "last") && !box.contains(target)) return;
       if (document.documentElement.dir === "rtl" && (go === "next" || go === "prev")) {
         go = go === "next" ? "prev" : "next";
       }
