@@ -24,10 +24,14 @@ play: $(INSTALLED)
 	$(BIN)/python manage.py migrate --noinput -v0
 	$(BIN)/python manage.py play $(ARGS)
 
-test: $(INSTALLED)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+# The suite runs in JOBS processes (pytest-xdist). Each has its own test database, its
+# own Redis database (GIN3_TEST_REDIS_DB, 12 unless set, plus the process's number: JOBS
+# of them) and its own ports (tests/workers.py). JOBS=0 runs it in one process;
+# ARGS="-m 'not slow'" leaves out the slowest tests.
+JOBS ?= 2
+
+test: lint
+	$(BIN)/python -m pytest -n $(JOBS) $(ARGS)
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .

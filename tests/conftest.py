@@ -24,6 +24,7 @@ from games.models import Event, Hand, Match, Outbox, Player
 from games.services import automation, handle, play, state
 from games.services.change import change
 from games.services.players import phone_player, telegram_player, terminal_player
+from tests.workers import REDIS_DB, with_redis_db
 
 # The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1, as
 # make run does (GIN3_PLAIN_HTTP); the settings of this process were read before this file.
@@ -33,10 +34,22 @@ django_settings.CSRF_COOKIE_SECURE = django_settings.SECURE_HSTS_PRELOAD = False
 django_settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = False
 django_settings.SECURE_HSTS_SECONDS = 0
 
+# The servers and workers that tests start inherit REDIS_URL: point it at this test
+# process's own Redis database (tests/workers.py), so that parallel workers never
+# take each other's tasks or share rate-limit windows.
+if os.environ.get("REDIS_URL"):
+    os.environ["REDIS_URL"] = with_redis_db(os.environ["REDIS_URL"], REDIS_DB)
+
 # Hypothesis on a machine shared with the database, a worker and other test runs: a
 # slow moment is not a failure (no deadline, no health check on generation time).
 hypothesis_settings.register_profile("gin3", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 hypothesis_settings.load_profile("gin3")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked slow first: run in parallel (pytest-xdist hands tests out in
+    this order), a long test left for the end would keep one worker busy alone."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @pytest.fixture(autouse=True)

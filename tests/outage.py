@@ -21,7 +21,9 @@ from pathlib import Path
 
 from django.db import connection, connections
 
-PROXY_PORTS = range(18100, 18130)
+from tests.workers import worker_ports
+
+PROXY_PORTS = worker_ports(0, 30)
 
 
 class TcpProxy:
@@ -40,7 +42,7 @@ class TcpProxy:
             with contextlib.suppress(OSError):
                 self._listen(port)
                 return self
-        raise RuntimeError("no free port in 18100-18129 for the database proxy")
+        raise RuntimeError(f"no free port in {PROXY_PORTS.start}-{PROXY_PORTS.stop - 1} for the database proxy")
 
     def _listen(self, port: int) -> None:
         listener = socket.socket()

@@ -33,13 +33,13 @@ from games.models import Event, Match
 from games.services import automation, handle, state
 from games.services.players import telegram_player
 from tests.fakes.telegram_api import FakeTelegram
-from tests.workers import database_url
+from tests.workers import database_url, worker_ports
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SECRET = "connections-test-secret"
 APP_NAME = "gin3-web-under-test"
-PORTS = range(18100, 18130)
+PORTS = worker_ports(0, 30)
 MATCHES = 24
 MOVES_PER_MATCH = 10
 
@@ -57,7 +57,7 @@ def free_port() -> int:
         with socket.socket() as probe, suppress(OSError):
             probe.bind(("127.0.0.1", port))
             return port
-    pytest.fail("no free port in 18100-18129")
+    pytest.fail(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 def start_server(argv: list[str], port: int, extra_env: dict[str, str], log_path) -> subprocess.Popen:

@@ -249,7 +249,11 @@ def test_the_sweep_delivers_what_was_lost(worker, settings, tess, clock):
 @pytest.mark.parametrize("broker", ["filesystem", "redis"])
 def test_killing_a_worker_in_the_middle_of_a_send_loses_nothing(broker, tess, tmp_path):
     """A real ``celery worker`` process takes the message and is killed with SIGKILL while
-    sending; after the lease a second worker, woken by the sweep, sends it."""
+    sending; after the lease a second worker, woken by the sweep, sends it.
+
+    Each worker is a fresh process that imports Django and Celery before it takes a
+    task: on a machine busy with a parallel run that alone can take tens of seconds,
+    so the waits are generous, and a failure shows what each worker logged."""
     env = {**os.environ, "DATABASE_URL": database_url(), "GIN3_BACKGROUND": "celery", "GIN3_VAR_DIR": str(tmp_path)}
     if broker == "redis":
         env["REDIS_URL"] = url = redis_url()
@@ -264,20 +268,28 @@ def test_killing_a_worker_in_the_middle_of_a_send_loses_nothing(broker, tess, tm
     second = None
     try:
         app.send_task("games.tasks.deliver_message", (message.pk,))
-        wait_until(hanging.exists, timeout=60)
+        wait_until(hanging.exists, timeout=WORKER_START)
         first.send_signal(signal.SIGKILL)
         first.wait(10)
         assert refresh(message).status == Outbox.Status.SENDING
         Outbox.objects.filter(pk=message.pk).update(next_attempt_at=timezone.now() - timedelta(seconds=1))
         second = start_worker_process(env, "FileBackend", delivered, tmp_path / "second.log")
         app.send_task("games.tasks.sweep")
-        wait_until(lambda: refresh(message).status == Outbox.Status.SENT, timeout=60)
+        wait_until(lambda: refresh(message).status == Outbox.Status.SENT, timeout=WORKER_START)
         assert delivered.read_text().split() == [str(message.pk)]
         assert refresh(message).attempts == 1  # the lost attempt counts
+    except BaseException:
+        for log in ("first.log", "second.log"):
+            if (tmp_path / log).exists():
+                print(f"--- {log}", (tmp_path / log).read_text()[-4000:], sep="\n")
+        raise
     finally:
         stop(first, second)
         if broker == "redis":
             flush_redis(url)
+
+
+WORKER_START = 180  # seconds: the longest a worker process may take to start and act
 
 
 def filesystem_app(folder: Path):

@@ -26,10 +26,11 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from games.management.commands.serve import Child, Supervisor, framed
+from tests.workers import worker_ports
 
 PYTHON = sys.executable
 STARTED = re.compile(r"^(?P<name>\w+)\s*\| started \(pid (?P<pid>\d+)\)", re.MULTILINE)
-PORTS = range(18150, 18170)
+PORTS = worker_ports(50, 20)
 
 
 class Output(io.StringIO):
@@ -196,7 +197,7 @@ def free_port() -> int:
             except OSError:
                 continue
             return port
-    pytest.skip("no free port in 18150-18169")
+    pytest.skip(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 def get(url: str) -> int:

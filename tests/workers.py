@@ -9,9 +9,14 @@ on SQLite the test database is a file (gin3site/settings.py) because the
 shared in-memory one fails on a lock instead of waiting.
 
 Brokers: Kombu's in-memory one always; Redis too when ``REDIS_URL`` is set, on
-our own database number (``REDIS_DB``, or ``GIN3_TEST_REDIS_DB`` for test runs
-side by side on one Redis), flushed after each test. Under
+our own database number (``REDIS_DB``), flushed after each test. Under
 ``GIN3_REQUIRE_SERVICES=1`` a Redis test fails if Redis can't be reached.
+
+Parallel runs (pytest-xdist, ``make test``): each worker process has a Redis
+database of its own, ``GIN3_TEST_REDIS_DB`` (12 unless set) plus the worker's
+index, so ``-n 2`` uses 12 and 13; and a block of ports of its own
+(``worker_ports``) for the servers its tests start. Test databases are the
+worker's own already (pytest-django names them ``..._gw<n>``).
 """
 
 from __future__ import annotations
@@ -34,7 +39,25 @@ from kombu.asynchronous import set_event_loop
 import games.tasks  # noqa: F401 (an app knows the shared tasks imported before it is finalized)
 import gin3site.celery
 
-REDIS_DB = int(os.environ.get("GIN3_TEST_REDIS_DB") or 12)
+
+def worker_index() -> int:
+    """This pytest-xdist worker's number (``gw1`` is 1); 0 in a run without workers."""
+    return int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+
+
+def worker_ports(offset: int, count: int) -> range:
+    """``count`` ports of this worker's own block of 100 from 18100 (``offset`` into it):
+    two workers probing for a free port never pick the same one at the same moment."""
+    first = 18100 + 100 * worker_index() + offset
+    return range(first, first + count)
+
+
+def with_redis_db(url: str, db: int) -> str:
+    parts = urlsplit(url)
+    return urlunsplit((parts.scheme, parts.netloc, f"/{db}", "", ""))
+
+
+REDIS_DB = int(os.environ.get("GIN3_TEST_REDIS_DB") or 12) + worker_index()
 BROKERS = ("memory", "redis")
 RESULT = {"timeout": 15, "interval": 0.01}  # how to wait for a task's result: AsyncResult.get(**RESULT)
 
@@ -49,8 +72,7 @@ def redis_url() -> str:
         pytest.skip("REDIS_URL is not set")
     import redis
 
-    parts = urlsplit(url)
-    ours = urlunsplit((parts.scheme, parts.netloc, f"/{REDIS_DB}", "", ""))
+    ours = with_redis_db(url, REDIS_DB)
     try:
         redis.Redis.from_url(ours, socket_connect_timeout=2).ping()
     except redis.RedisError as error:
