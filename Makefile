@@ -33,9 +33,11 @@ JOBS ?= 2
 test: lint
 	$(BIN)/python -m pytest -n $(JOBS) $(ARGS)
 
+# mypy with django-stubs: the packages and settings are in pyproject.toml ([tool.mypy]).
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(INSTALLED)
 	$(BIN)/ruff check --fix .

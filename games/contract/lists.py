@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal
+from typing import Literal, TypeGuard, get_args
 
 from games.engine import Card
 
@@ -64,7 +64,15 @@ class HandLine:
     number: int
     winner: str
     points: int
-    kind: Literal["knock", "gin", "undercut", "draw"]
+    kind: HandKind
+
+
+HandKind = Literal["knock", "gin", "undercut", "draw"]
+
+
+def is_hand_kind(value: str) -> TypeGuard[HandKind]:
+    """Whether ``value`` (an ended hand's ``result`` column) is one of the ways a hand ends."""
+    return value in get_args(HandKind)
 
 
 @dataclass(frozen=True)

@@ -122,7 +122,8 @@ class NotBanned(Refusal):
 
 @dataclass(frozen=True)
 class NotPossibleNow(Refusal):
-    """The match's status does not allow the action; ``status`` is its label (``Match.Status``)."""
+    """The match's status does not allow the action; ``status`` is its value (``Match.Status``:
+    "lobby", "running", "finished" or "aborted")."""
 
     code: str
     status: str

@@ -10,6 +10,7 @@ Players are seats 0, 1 and 2. ``Game`` is a value like ``Hand``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -23,7 +24,7 @@ SEATS = (0, 1, 2)
 class Sampler(Protocol):
     """Anything with ``sample`` like ``random.Random`` or ``secrets.SystemRandom``."""
 
-    def sample(self, population: tuple[Card, ...], k: int) -> list[Card]: ...
+    def sample(self, population: Sequence[Card], k: int) -> list[Card]: ...
 
 
 @dataclass(frozen=True)

@@ -125,7 +125,7 @@ Action = Pass | Take | Draw | Discard | Knock
 def parse_action(text: str) -> Action:
     """Read an action as the event log writes it: ``pass``, ``discard 7h``..."""
     word, _, rest = text.strip().lower().partition(" ")
-    simple = {"pass": Pass, "take": Take, "draw": Draw}
+    simple: dict[str, type[Pass | Take | Draw]] = {"pass": Pass, "take": Take, "draw": Draw}
     if word in simple and not rest:
         return simple[word]()
     if word in ("discard", "knock") and rest:
@@ -210,7 +210,8 @@ class Hand:
         if self.phase is Phase.DISCARD:
             discards = [card for card in self.cards_of(self.to_move) if self._may_discard(card)]
             knocking = knock_discards(self.cards_of(self.to_move))
-            return [Discard(card) for card in discards] + [Knock(card) for card in discards if card in knocking]
+            actions: list[Action] = [Discard(card) for card in discards]
+            return actions + [Knock(card) for card in discards if card in knocking]
         return []
 
     def count_after_discard(self, card: Card) -> int:

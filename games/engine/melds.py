@@ -261,11 +261,9 @@ def deadwood(
     over, and the tables are bound as defaults (local names are faster than
     globals in CPython).
     """
-    try:
-        count = len(cards)
-    except TypeError:
-        cards = list(cards)
-        count = len(cards)
+    if not isinstance(cards, tuple | list | frozenset | set):
+        cards = tuple(cards)
+    count = len(cards)
     if count == 10:
         c0, c1, c2, c3, c4, c5, c6, c7, c8, c9 = cards
         mask = (

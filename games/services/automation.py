@@ -273,7 +273,7 @@ def scan_clocks(
     return found
 
 
-UNREACHABLE_FLAGS = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
+UNREACHABLE_FLAGS: dict[str, str] = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
 
 
 def player_unreachable(player: Player, channel: str) -> bool:

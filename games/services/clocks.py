@@ -53,11 +53,12 @@ def quiet_period(player: Player, moment: datetime) -> tuple[datetime, datetime] 
     """The quiet hours of ``player`` that ``moment`` falls in, as (start, end) in UTC;
     None when it falls outside them. ``quiet 23-07`` is from 23:00 to 07:00 of his
     local days, whatever their offset from UTC that night."""
-    if not has_quiet_hours(player):
+    first, last = player.quiet_from, player.quiet_until
+    if first is None or last is None:
         return None
     local_zone = zone_of(player)
     local = moment.astimezone(local_zone)
-    first, last, day = player.quiet_from, player.quiet_until, local.date()
+    day = local.date()
     if first < last:
         if not first <= local.hour < last:
             return None

@@ -158,7 +158,7 @@ def _send(message: Outbox, backend: Backend) -> str:
         Outbox.objects.filter(channel=message.channel, address=message.address, status=Outbox.Status.PENDING).update(
             status=Outbox.Status.FAILED, last_error=f"recipient unreachable: {error.reason}"
         )
-        if message.recipient_id:
+        if message.recipient is not None:
             automation.player_unreachable(message.recipient, message.channel)
         return Outbox.Status.FAILED
     except Rejected as error:

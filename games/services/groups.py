@@ -78,7 +78,7 @@ def link_telegram_group(player: Player, code: str, chat_id: int, update_key: str
         state.append_event(match, Event.Kind.GROUP_LINKED, actor=player, chat=chat_id)
         to_group(match, Outbox.Kind.GROUP, GroupFollows(match.code))
         if match.status == Match.Status.RUNNING:
-            hand_row = match.current_hand
+            hand_row = state.hand_in_play(match)
             tell_table(match, state.seats_of(match), hand_row, state.load_hand(match, hand_row))
 
 

@@ -51,7 +51,8 @@ def create(player: Player, options: MatchOptions | None = None) -> Match:
         match = with_new_code(player, options)
         work.track(match)
         Seat.objects.create(match=match, player=player, position=0)
-        state.append_event(match, Event.Kind.CREATED, actor=player, **options.as_fields())
+        created: dict[str, state.JSON] = options.as_fields()
+        state.append_event(match, Event.Kind.CREATED, actor=player, **created)
         state.append_event(match, Event.Kind.JOINED, actor=player, position=0)
         return match
 

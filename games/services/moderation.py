@@ -77,6 +77,8 @@ def resume(match: Match, admin: str, reason: str = "") -> Match:
         match.paused_at = None
         clocks.set_turn_clock(match, seat, left, now)
         deadline = match.deadline
+        if deadline is None:
+            raise LookupError(f"match {match.code} resumed without a turn clock")
         _log(match, admin, "resume", reason, deadline=deadline.isoformat())
         _save_and_tell(match, m.Resumed(match.code, reason, deadline))
         return match
@@ -212,12 +214,14 @@ def _lock(match: Match, statuses: tuple[str, ...]) -> Match:
     """The match locked for this transaction, refused unless its status allows the action."""
     locked = state.lock(match.pk)
     if locked.status not in statuses:
-        raise ServiceError(m.NotPossibleNow(locked.code, Match.Status(locked.status).label))
+        raise ServiceError(m.NotPossibleNow(locked.code, locked.status))
     return locked
 
 
 def _mover(match: Match) -> Seat:
     """The seat whose turn it is, with its player."""
+    if match.turn_seat is None:
+        raise LookupError(f"match {match.code} has nobody to move")
     return _seat(match, match.turn_seat)
 
 
@@ -228,7 +232,7 @@ def _seat(match: Match, position: int) -> Seat:
     return seat
 
 
-def _log(match: Match, admin: str, action: str, reason: str, **details: object) -> None:
+def _log(match: Match, admin: str, action: str, reason: str, **details: state.JSON) -> None:
     """The admin event, appended before the action's own events (an end's "match_over")."""
     state.append_event(match, Event.Kind.ADMIN, action=action, admin=admin, reason=reason, **details)
 

@@ -69,7 +69,7 @@ def route(player: Player, channel: str = "") -> tuple[str, str] | None:
     """
     if player.is_computer:
         return None
-    reachable = {}
+    reachable: dict[str, str] = {}
     if player.telegram_chat_id and not player.telegram_blocked:
         reachable[Outbox.Channel.TELEGRAM] = str(player.telegram_chat_id)
     if player.phone and not player.sms_opted_out:
@@ -187,7 +187,7 @@ def _merged(letters: list[Letter]) -> list[Letter]:
     kept: list[Letter] = []
     for letter in letters:
         reader = letter.player.pk if letter.player else None
-        reply_letter = replies.get(reader)
+        reply_letter = replies.get(reader) if reader is not None else None
         if reply_letter is not None and letter is not reply_letter and letter.content is reply_letter.content:
             reply_letter.kind = letter.kind  # the reply is that message: a result is a result
             continue

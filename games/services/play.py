@@ -45,8 +45,12 @@ class Table:
     def seat(self, position: int) -> Seat:
         return self.seats[position]
 
-    def position_of(self, player: Player) -> int | None:
-        return next((seat.position for seat in self.seats if seat.player_id == player.pk), None)
+    def position_of(self, player: Player) -> int:
+        """The seat of ``player``, who sits at this table."""
+        for seat in self.seats:
+            if seat.player_id == player.pk:
+                return seat.position
+        raise LookupError(f"{player} has no seat in match {self.match.code}")
 
     def role_of(self, position: int) -> Role:
         return self.hand_row.roles.role_of(position)
@@ -77,7 +81,7 @@ def load_table(match_id: int, version: int | None = None) -> Table:
         raise ServiceError(NotRunning(match.code))
     if version is not None and version != match.version:
         raise StaleError(StaleMoment(match.code), match.code)
-    hand_row = match.current_hand
+    hand_row = state.hand_in_play(match)
     moves = state.moves_of(hand_row)
     return Table(match, seats, hand_row, state.load_hand(match, hand_row, moves), moves)
 

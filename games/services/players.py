@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
@@ -57,7 +55,9 @@ def computer_player(match: Match, strength: str) -> Player:
     enough for an SMS table."""
     seated = set(match.seats.values_list("player_id", flat=True))
     label = {"simple": "Easy", "strong": "Bot"}[strength]
-    for number in itertools.count(1):
+    number = 0
+    while True:
+        number += 1
         name = f"{label} {number}"
         holder = Player.objects.filter(display_name__iexact=name).first()
         if holder is None:

@@ -21,9 +21,10 @@ is what ``manage.py recomputerecords`` runs.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
+from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Model
@@ -89,21 +90,25 @@ class Outcome:
 
     match_id: int
     day: date
-    finished_at: object
-    winner: int
+    finished_at: datetime
+    winner: int | None  # R10.3: perhaps nobody
     seated: list[int]  # in seat order
     ranks: list[int]  # the finishing order of the seats (ratings)
     players: list[int]  # everyone who played a hand or holds a seat, by id (``seated`` or one who left)
     totals: dict[int, Counter] = field(default_factory=dict)
 
 
-def outcome_of(match: Match, hands: Iterable[dict], seats: Iterable[dict], resigned: int | None) -> Outcome:
+def outcome_of(
+    match: Match, hands: Iterable[Mapping[str, Any]], seats: Iterable[Mapping[str, Any]], resigned: int | None
+) -> Outcome:
     """A finished match's outcome from its hands (as ``HAND_FIELDS``) and seats."""
-    seats = sorted(seats, key=lambda seat: seat["position"])
-    seated = [seat["player"] for seat in seats]
+    if match.finished_at is None:
+        raise ValueError(f"match {match.code} has not finished")
+    in_order = sorted(seats, key=lambda seat: seat["position"])
+    seated = [seat["player"] for seat in in_order]
     last = seated.index(resigned) if resigned in seated else None
     winner = seated.index(match.winner_id) if match.winner_id in seated else None  # R10.3: perhaps nobody
-    ranks = finishing_ranks([seat["score"] for seat in seats], winner, last)
+    ranks = finishing_ranks([seat["score"] for seat in in_order], winner, last)
     totals: dict[int, Counter] = defaultdict(Counter)
     for player in seated:
         totals[player]["matches"] += 0

@@ -90,6 +90,7 @@ def _ask(match: Match, player: Player, seats: list[Seat], agreed: set[int], firs
     """The others hear of it: the first ``again`` asks those who have not answered; each
     one after it tells those who agreed before who is left."""
     until = match.rematch_until
+    assert until is not None, "asked while the offer stands"
     silent = _silent(seats, agreed)
     for seat in seats:
         other = seat.player
@@ -116,7 +117,8 @@ def _start(old: Match, seats: list[Seat], creator: Player, last: Player) -> Matc
     new = current().track(matches.with_new_code(creator, options))
     new.rematch_of = old
     Seat.objects.bulk_create(Seat(match=new, player=seat.player, position=seat.position) for seat in seats)
-    state.append_event(new, Event.Kind.CREATED, actor=creator, rematch_of=old.code, **options.as_fields())
+    created: dict[str, state.JSON] = options.as_fields()
+    state.append_event(new, Event.Kind.CREATED, actor=creator, rematch_of=old.code, **created)
     for seat in seats:
         state.append_event(new, Event.Kind.JOINED, actor=seat.player, position=seat.position)
     state.append_event(old, Event.Kind.REMATCH, code=new.code)

@@ -70,7 +70,7 @@ def seat_table(player: Player, code: str) -> SeatTable | None:
         return base
     moves = hand_row.events.filter(kind=Event.Kind.MOVE).order_by("seq")
     logged = list(moves.values_list("data", "actor__display_name"))
-    hand = replay(parse_cards(hand_row.deck), [parse_action(data["move"]) for data, _actor in logged], match.options)
+    hand = replay(parse_cards(hand_row.deck), [parse_action(data["move"]) for data, _actor in logged], match.rules)
     role = role_names(hand_row)[mine.position]
     return replace(
         base,

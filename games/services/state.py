@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from typing import Any
 
 from django.db import connection
 from django.db.models import QuerySet
@@ -22,6 +23,8 @@ from games.engine import DECK, Card, Game, Hand, Roles, deal, parse_action, pars
 from ..models import Event, Match, Player, ProcessedUpdate, Seat
 from ..models import Hand as HandRow
 from .change import current
+
+JSON = Any  # a value of an event's data: whatever its JSON column holds
 
 _shuffler = secrets.SystemRandom()
 
@@ -87,6 +90,13 @@ def seats_of(match: Match) -> list[Seat]:
 
 
 def current_hand_row(match: Match) -> HandRow | None:
+    return match.current_hand
+
+
+def hand_in_play(match: Match) -> HandRow:
+    """The hand a running match is playing: it has one from its first deal to its end."""
+    if match.current_hand is None:
+        raise LookupError(f"match {match.code} has no hand in play")
     return match.current_hand
 
 

@@ -103,7 +103,7 @@ def _lock(player: Player) -> None:
     player.refresh_from_db(fields=["away_until"])
 
 
-def _restart_clocks(player: Player, before: datetime, now: datetime, kind: str, **data: object) -> list[play.Table]:
+def _restart_clocks(player: Player, before: datetime, now: datetime, kind: str, **data: state.JSON) -> list[play.Table]:
     """In each of his running matches, his seat from now on in his own time: a computer that
     played it stops (the turn, if his, starts again), a turn of his keeps the time it had
     left from ``before`` (when his time was to start) and gets it from when it starts now."""

@@ -9,6 +9,7 @@ hand ends; then everything is public, the deck included.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
@@ -85,7 +86,8 @@ def table_view(
     cards_owner = names[hand_row.roles.seat_of(cards_role)]
     to_move_position = hand_row.roles.seat_of(hand.to_move)
     is_mover = position == to_move_position and not hand.is_over
-    moves, knocks = (), {}
+    moves: tuple[str, ...] = ()
+    knocks: dict[Card, int] = {}
     captain = seats[hand_row.roles.seat_of(Role.CAPTAIN)]
     advising = role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over
     if is_mover or (advising and not (captain.player.is_computer or captain.autopilot)):
@@ -199,7 +201,7 @@ def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
     match = seat.match
     if match.status != Match.Status.RUNNING:
         return MatchLine(match.code, match.status, len(seats))
-    hand_row = match.current_hand
+    hand_row = state.hand_in_play(match)
     roles = role_names(hand_row)
     role = roles[seat.position]
     names = {other.position: other.player.display_name for other in seats}
@@ -211,7 +213,7 @@ def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
         players=len(seats),
         hand_number=hand_row.number,
         role=role,
-        to_move=names.get(match.turn_seat, ""),
+        to_move=names.get(match.turn_seat, "") if match.turn_seat is not None else "",
         your_move=match.turn_seat == seat.position,
         moves=moves,
         knocks=knocks,
@@ -249,15 +251,15 @@ def public_table_view(
     hand_row: HandRow,
     hand: Hand,
     last_moves: tuple[MoveView, ...] = (),
-    logged: list[tuple[dict, str | None]] | None = None,
+    logged: Sequence[tuple[dict, str | None]] | None = None,
 ) -> PublicTableView:
     """The hand in play for someone who holds no seat: what lies face up and the
     counts, and (given the hand's ``logged`` moves) the hand so far as anyone saw it."""
     names = {seat.position: seat.player.display_name for seat in seats}
-    moves = ()
+    moves: tuple[PublicMove, ...] = ()
     if logged is not None:
         players = hand_players(hand_row, seats)
-        moves = tuple(step.move for step in _steps(hand.deck, match, players, logged, revealed=False)[1:])
+        moves = _moves(_steps(hand.deck, match, players, logged, revealed=False))
     return PublicTableView(
         code=match.code,
         hand_number=hand_row.number,
@@ -280,7 +282,7 @@ def _steps(
     deck: tuple[Card, ...],
     match: Match,
     players: dict[str, Player],
-    logged: list[tuple[dict, str | None]],
+    logged: Sequence[tuple[dict, str | None]],
     revealed: bool,
 ) -> list[ReplayStep]:
     """The hand replayed by the engine from its deck, move by move. Unless
@@ -304,6 +306,11 @@ def _steps(
     return steps
 
 
+def _moves(steps: list[ReplayStep]) -> tuple[PublicMove, ...]:
+    """The moves of a replayed hand: every step's but the deal's."""
+    return tuple(step.move for step in steps if step.move is not None)
+
+
 def hand_players(hand_row: HandRow, seats: list[Seat]) -> dict[str, Player]:
     """Who played each role of a hand, as dealt (``Hand.box_player``...); a seat's
     player now only for a hand that has no record of its own."""
@@ -325,7 +332,7 @@ def public_hand_view(
     match: Match,
     seats: list[Seat],
     hand_row: HandRow,
-    logged: list[tuple[dict, str | None]] | None = None,
+    logged: Sequence[tuple[dict, str | None]] | None = None,
     detailed: bool = True,
 ) -> PublicHandView:
     """One hand's public record, naming the players who played it (not those
@@ -359,7 +366,7 @@ def public_hand_view(
         view,
         deck=hand_row.deck,
         salt=hand_row.salt,
-        moves=tuple(step.move for step in steps[1:]),
+        moves=_moves(steps),
         steps=tuple(steps),
         dealt=tuple(zip(deck, places, strict=True)),
         is_revealed=True,

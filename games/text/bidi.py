@@ -46,8 +46,10 @@ OPENING = {opening: closing for closing, opening in BRACKETS.items()}
 
 def is_rtl(language: str | None) -> bool:
     """Whether ``language`` (a Django language code) is written right to left."""
+    if not language:
+        return False
     try:
-        return bool(language) and get_language_info(language)["bidi"]
+        return bool(get_language_info(language)["bidi"])
     except KeyError:
         return False
 
@@ -91,17 +93,17 @@ def _segments(line: str) -> list[tuple[str, str]]:
         if piece.isspace() or TAG.fullmatch(piece):
             segments.append(("N", piece))
             continue
-        parts: list[list[str]] = []  # [is right-to-left, text]
+        parts: list[tuple[bool, str]] = []  # (is right-to-left, text)
         for char in piece:
             rtl = unicodedata.bidirectional(char) in ("R", "AL") or (
                 bool(parts) and parts[-1][0] and unicodedata.bidirectional(char) == "NSM"
             )
             if parts and parts[-1][0] == rtl:
-                parts[-1][1] += char
+                parts[-1] = (rtl, parts[-1][1] + char)
             elif parts and parts[-1][0] and char in HYPHENS:
-                parts[-1][1] += char  # the hyphen of a Hebrew prefix stays with it: ב-#K7Q2
+                parts[-1] = (True, parts[-1][1] + char)  # the hyphen of a Hebrew prefix stays with it: ב-#K7Q2
             else:
-                parts.append([rtl, char])
+                parts.append((rtl, char))
         segments += [("R" if rtl else _weak_or_strong(text), text) for rtl, text in parts]
     return segments
 

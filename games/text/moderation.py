@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.contract import moderation as m
 
 from .sentences import codes_text, sentence
 from .style import deadline_text
+
+# A match's status as ``Match.Status`` labels it (the same words, so the same translations).
+STATUS_WORDS = {
+    "lobby": gettext_lazy("waiting for players"),
+    "running": gettext_lazy("running"),
+    "finished": gettext_lazy("finished"),
+    "aborted": gettext_lazy("aborted"),
+}
 
 
 def _with_reason(text: str, action: m.AdminAction) -> str:
@@ -149,7 +158,7 @@ def _not_banned(refusal: m.NotBanned) -> str:
 def _not_possible_now(refusal: m.NotPossibleNow) -> str:
     return _("#%(code)s is %(status)s: not possible now.") % {
         "code": refusal.code,
-        "status": refusal.status,
+        "status": STATUS_WORDS.get(refusal.status, refusal.status),
     }
 
 

@@ -43,10 +43,16 @@ def sms_table(view: TableView) -> str:
     A table in Devanagari or Cyrillic takes two UCS-2 segments however much is
     left out, so it keeps the moves and the deadline that a table in one GSM-7
     segment would have had to drop."""
-    variants = [(view, SMS_KNOCKS, True, True), (view, SMS_KNOCKS, True, False), (view, 1, True, False)]
+    variants: list[tuple[TableView, int, bool, bool]] = [
+        (view, SMS_KNOCKS, True, True),
+        (view, SMS_KNOCKS, True, False),
+        (view, 1, True, False),
+    ]
     variants += [(replace(view, last_moves=view.last_moves[skip:]), 1, True, False) for skip in range(1, 5)]
     variants.append((replace(view, last_moves=()), 1, False, False))
-    texts = [compact(table_text(shown, SMS_STYLE, *rest)) for shown, *rest in variants]
+    texts = [
+        compact(table_text(shown, SMS_STYLE, knocks, deadline, scores)) for shown, knocks, deadline, scores in variants
+    ]
     fewest = min(segments(text).count for text in texts)
     return next(text for text in texts if fits(text, fewest))
 
@@ -66,11 +72,11 @@ def turns_text(moves: Iterable[MoveView], style: Style) -> list[str]:
         else:
             turns.append((move.name, [words], [note]))
     lines = []
-    for name, words, notes in turns:
+    for name, turn, notes in turns:
         if len(set(notes)) == 1:
-            said = ", ".join(words) + notes[0]
+            said = ", ".join(turn) + notes[0]
         else:
-            said = ", ".join(word + note for word, note in zip(words, notes, strict=True))
+            said = ", ".join(word + note for word, note in zip(turn, notes, strict=True))
         lines.append(f"{style.name(name)}: {style.text(said)}")
     return lines
 
@@ -200,10 +206,13 @@ def _label(move: str) -> str:
 
 def layoff_text(view: ResultView, style: Style) -> list[str]:
     """Each layoff of a knocked hand (``LayoffView``), saying whose meld the cards joined."""
+    if view.defender_cards is None:
+        return []
+    defender = view.defender_cards.owner
     return [
         _("%(defender)s laid off %(cards)s on %(knocker)s's meld %(meld)s.")
         % {
-            "defender": style.name(view.defender_cards.owner),
+            "defender": style.name(defender),
             "cards": style.cards(layoff.cards),
             "knocker": style.name(view.knocker),
             "meld": style.meld(layoff.meld),
@@ -227,7 +236,8 @@ def result_text(view: ResultView, style: Style) -> str:
             % {"knocker": style.name(view.knocker)}
         )
         for cards in (view.knocker_cards, view.defender_cards):
-            lines.append(f"{style.name(cards.owner)}: {hand_text(cards, style)}")
+            if cards is not None:
+                lines.append(f"{style.name(cards.owner)}: {hand_text(cards, style)}")
         lines.extend(layoff_text(view, style))
         lines.append(_("%(winner)s scores %(points)s.") % {"winner": style.name(view.winner), "points": view.points})
     scores = ", ".join(f"{style.name(seat.name)} {seat.score}" for seat in view.seats)

@@ -133,9 +133,10 @@ def answer(
                 return Answer("", repeated=True)
             _note_channel(player, channel)
             with translation.override(player.language):
-                reply = _refusal(player, error)
-                reason = said(_reason(error)) if _reason(error) is not None else ""
-            letter = _answer(player, reply, channel, reply_inline, pressed)
+                refusal = _reason(error)
+                reason = said(refusal) if refusal is not None else ""
+                answer = _refusal(player, error)
+            letter = _answer(player, answer, channel, reply_inline, pressed)
         too_fast = _reason(error) is None or isinstance(_reason(error), TooFast)  # told once, then silent
         outcome = "too_fast" if too_fast else "refused"
         return Answer(letter.text if letter else "", refused=True, reason=reason)
@@ -162,7 +163,7 @@ def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None,
 
 # How often a player over the limit is told so: by SMS every text costs, so once a
 # minute; elsewhere often enough that a person who typed a move is never left unanswered.
-TOLD_TOO_FAST_EVERY = {Outbox.Channel.SMS: 60.0}
+TOLD_TOO_FAST_EVERY: dict[str, float] = {Outbox.Channel.SMS: 60.0}
 TOLD_TOO_FAST_OTHERWISE = 5.0
 
 

@@ -93,8 +93,7 @@ def to_move(match: Match, seat: Seat) -> bool:
 
 
 def sitter_advising(match: Match, seat: Seat) -> bool:
-    hand_row = match.current_hand
-    return role_now(match, seat) is Role.SITTER and match.turn_seat == hand_row.captain
+    return role_now(match, seat) is Role.SITTER and match.turn_seat == state.hand_in_play(match).captain
 
 
 def on_team(match: Match, seat: Seat) -> bool:
@@ -111,6 +110,6 @@ def playable(command: Command) -> Fits:
     action = parse_action(command.as_text())
 
     def legal(match: Match, seat: Seat) -> bool:
-        return action in state.load_hand(match, match.current_hand).legal_actions()
+        return action in state.load_hand(match, state.hand_in_play(match)).legal_actions()
 
     return legal

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from games.contract import matches as m
 from games.contract.groups import OnlyInAGroup
-from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView
+from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView, is_hand_kind
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
@@ -65,6 +65,7 @@ def score(player: Player, command: Command) -> Reply:
     hands = tuple(
         HandLine(row.number, names[row.winner] if row.winner is not None else "", row.points, row.result)
         for row in match.hands.exclude(ended_at=None).order_by("number")
+        if is_hand_kind(row.result)  # an ended hand always has its result
     )
     return ScoreView(match.code, match.target, tuple((names[s.position], s.score) for s in seats), hands)
 

@@ -37,6 +37,7 @@ def suggest(player: Player, command: Command) -> Reply:
     if table.hand.to_move is not Role.CAPTAIN:
         raise ServiceError(m.WaitForCaptain())
     suggestion = command.suggestion
+    assert suggestion is not None, "the parser gives a suggestion its move"
     action = parse_action(suggestion.as_text())
     if action not in table.hand.legal_actions():
         raise ServiceError(m.CaptainCannot(suggestion.as_text()))
@@ -67,7 +68,7 @@ def team(player: Player, command: Command) -> Reply:
     """A word to the partner only: the captain's sitter, or the sitter's captain."""
     seat = pick(player, command, on_team, RUNNING)
     match, seats = state.lock_table(seat.match_id)
-    hand_row = match.current_hand
+    hand_row = state.hand_in_play(match)
     role = role_now(match, seat)
     if role not in (Role.CAPTAIN, Role.SITTER):
         raise ServiceError(m.NoPartner())
