@@ -17,7 +17,7 @@ from django.contrib.messages import get_messages
 from django.urls import reverse
 from django.utils import timezone
 
-from games.admin import OutboxAdmin
+from games.admin.outbox import OutboxAdmin
 from games.models import Event, Match, Outbox, Player
 from games.services import ServiceError, automation, handle, moderation, state
 from games.services.change import change

@@ -30,7 +30,7 @@ from django.db import DatabaseError, connections, models, transaction
 from django.db.models.constants import LOOKUP_SEP
 from django.http import HttpRequest
 
-from .models import Event, Hand, Outbox, PhoneLink, SignInLink
+from ..models import Event, Hand, Outbox, PhoneLink, SignInLink
 
 HIDDEN_FIELDS: dict[type[models.Model], frozenset[str]] = {
     Hand: frozenset({"deck", "salt", "suggestion"}),

@@ -1,7 +1,7 @@
 """The moderation desk's sign-in links (the ``web`` command): who signed in a browser, and
 revoking a link, which signs that browser out at its next request (``services.signin``).
 
-A link's token is never shown anywhere, nor its hash filtered on (``admin_lookups``).
+A link's token is never shown anywhere, nor its hash filtered on (``games.admin.lookups``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from .admin import DeskAdmin
-from .models import SignInLink
-from .services import signin
+from ..models import SignInLink
+from ..services import signin
+from .base import DeskAdmin
 
 
 @admin.register(SignInLink)

@@ -1,0 +1,64 @@
+"""The desk's outbox: every message and how its delivery went, its text only as
+``visibility.message_text`` allows (never a one-time code or a sign-in link)."""
+
+from __future__ import annotations
+
+import html
+
+from django.contrib import admin
+from django.utils.html import strip_tags
+from django.utils.translation import gettext_lazy as _
+
+from ..models import Outbox
+from ..services.visibility import message_text
+from .base import DeskAdmin
+
+
+@admin.register(Outbox)
+class OutboxAdmin(DeskAdmin):
+    list_display = [
+        "created_at",
+        "status",
+        "channel",
+        "kind",
+        "recipient",
+        "match",
+        "attempts",
+        "last_error",
+        "sent_at",
+    ]
+    ordering = ["-pk"]  # the newest first: what a moderator looks for
+    list_filter = ["status", "channel"]
+    search_fields = ["recipient__display_name", "address", "match__code"]
+    fields = [
+        "status",
+        "channel",
+        "address",
+        "kind",
+        "recipient",
+        "match",
+        "shown_text",
+        "attempts",
+        "last_error",
+        "next_attempt_at",
+        "external_id",
+        "created_at",
+        "sent_at",
+    ]
+    list_select_related = ["recipient", "match"]
+
+    @admin.display(description=_("text"))
+    def shown_text(self, message: Outbox) -> str:
+        """What ``visibility.message_text`` lets the desk read; never a phone's
+        one-time code, which would let whoever reads it link the phone, nor a
+        sign-in link, which would let him play as its player."""
+        if message.kind == Outbox.Kind.LINK_CODE:
+            return _("(a one-time code: never shown)")
+        if message.kind == Outbox.Kind.SIGN_IN_LINK:
+            return _("(a sign-in link: never shown)")
+        text = message_text(message)
+        if text is None:
+            return _("(hidden while the match runs: it may show a player's cards)")
+        if message.channel == Outbox.Channel.TELEGRAM and text == message.text:
+            return html.unescape(strip_tags(text))  # as the player reads it, not Telegram's HTML
+        return text
