@@ -295,7 +295,7 @@ GIN3_BACKENDS = {
     "telegram": os.environ.get("GIN3_TELEGRAM_BACKEND")
     or ("bot.backends.telegram.TelegramBackend" if os.environ.get("TELEGRAM_BOT_TOKEN") else CONSOLE_BACKEND),
     "sms": os.environ.get("GIN3_SMS_BACKEND") or CONSOLE_BACKEND,
-    "terminal": "bot.backends.terminal.TerminalBackend",
+    "terminal": "bot.terminal.backend.TerminalBackend",
 }
 
 # "celery" sends background work to the worker; "off" leaves it to the caller

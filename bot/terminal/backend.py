@@ -11,9 +11,10 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from bot.terminal.screen import OutputGone, Screen
 from games.models import Match, Outbox
 from games.services.backends import Backend, RetryLater
+
+from .screen import OutputGone, Screen
 
 
 class TerminalBackend(Backend):

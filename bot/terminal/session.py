@@ -21,11 +21,11 @@ from django.db import DatabaseError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from bot.backends.terminal import TerminalBackend
 from games.models import Event, Match, Outbox, Player
 from games.services import handle, rematch
 from games.services.delivery import deliver_address
 
+from .backend import TerminalBackend
 from .interrupts import Interrupts, Wake
 from .relaunch import Relaunch
 from .screen import OutputGone, Screen, typed
