@@ -352,6 +352,7 @@ def in_world(world: World | None, action):
         return result
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_r4_4_no_admin_request_tells_a_hand_in_play_from_its_twin(users, caplog):
     caplog.set_level(logging.CRITICAL, logger="django")  # a refused lookup is logged as suspicious

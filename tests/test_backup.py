@@ -31,7 +31,7 @@ from games.services import handle
 from tests.conftest import code_in, play_to_end, run_computers
 from tests.workers import database_url
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # real servers, whole matches
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ from games.services.players import telegram_player
 from tests.fakes.telegram_api import FakeTelegram
 from tests.workers import database_url, worker_ports
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]  # real servers, whole matches
 
 SECRET = "connections-test-secret"
 APP_NAME = "gin3-web-under-test"

@@ -245,6 +245,7 @@ def test_the_sweep_delivers_what_was_lost(worker, settings, tess, clock):
 # A worker process killed in the middle of a send ------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("broker", ["filesystem", "redis"])
 def test_killing_a_worker_in_the_middle_of_a_send_loses_nothing(broker, tess, tmp_path):

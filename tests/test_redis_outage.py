@@ -153,6 +153,7 @@ def broker(redis_server, monkeypatch):
     gin3site.celery.app.set_default()
 
 
+@pytest.mark.slow
 def test_redis_killed_and_restarted_mid_game_loses_no_command_no_message_and_no_move(
     redis_server, broker, settings, monkeypatch, tmp_path
 ):

@@ -208,6 +208,7 @@ def get(url: str) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_serve_restarts_a_worker_killed_with_sigkill_and_sigint_stops_everything(tmp_path):
     """``make run`` for real, on a fresh SQLite file and the filesystem broker."""
     port = free_port()

@@ -136,6 +136,7 @@ def table_views(names: tuple[str, str, str], deals: int = 60):
                 last, turn = tuple(turn), []
 
 
+@pytest.mark.slow
 def test_the_sms_table_fits_one_gsm7_segment_for_every_role_in_every_phase():
     seen = set()
     for view, _hand, _position in table_views(NAMES):
@@ -154,6 +155,7 @@ def test_the_sms_table_fits_one_segment_even_with_long_names():
         assert segments(text).count == 1, text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", ["mr", "mk", "he"])
 def test_a_table_that_takes_two_ucs2_segments_anyway_keeps_the_moves_and_the_deadline(language, time_machine):
     """Devanagari, Cyrillic and Hebrew never fit one segment: leaving the moves and the

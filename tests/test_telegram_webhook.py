@@ -109,6 +109,7 @@ def test_a_replayed_update_has_no_second_effect(tg):
     assert (match.version, match.events.count(), Outbox.objects.count()) == state
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_a_match_played_through_the_webhook(tg, monkeypatch):
     """Create and join (by the invite link), then play by buttons and text to the

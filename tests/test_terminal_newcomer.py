@@ -96,6 +96,7 @@ class Newcomer:
         return str(action)
 
 
+@pytest.mark.slow
 def test_a_newcomer_plays_a_whole_match_with_mistakes_and_no_traceback():
     for _attempt in range(5):
         newcomer = Newcomer()

@@ -54,6 +54,7 @@ def cards_in(page, selector: str) -> list[str]:
 # Every page ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_page_renders_without_console_errors_and_fits_360_px(open_page, ann):
     people = ranked_people()
     finished = with_finished_hands(ann, 2)
@@ -195,6 +196,7 @@ def test_a_time_on_a_page_is_said_in_the_readers_own_zone(open_page, ann):
     assert page.errors == []
 
 
+@pytest.mark.slow
 def test_r4_4_no_page_or_json_shows_a_hidden_card_at_any_point_of_a_live_hand(open_page, ann):
     """An exhaustive walk of one live hand: after every move, the match page as
     the browser shows it (scripts run) and the live JSON."""

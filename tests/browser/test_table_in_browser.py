@@ -362,6 +362,7 @@ def test_the_table_fits_a_phone_reads_right_to_left_in_hebrew_and_axe_finds_noth
 # No hidden card, for any seat, at any step of a whole match ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_no_response_to_any_page_names_a_hidden_card_over_a_whole_match(open_table, people, monkeypatch):
     """Three pages, one a seat, follow a whole match to 50 played by text; after each move
     every page fetches the table, and each response (the page, its script, its JSON) is
