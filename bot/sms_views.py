@@ -32,16 +32,14 @@ from bot.unavailable import UNAVAILABLE
 from games.contract import Notice
 from games.contract.account import HowToStop, SendItAgain, SmsWelcome
 from games.models import Outbox
-from games.services import handle, linking, players, state
+from games.services import handle, linking, players
 from games.services.backends import split_text
-from games.services.change import change
-from games.text.protocol import OPT_IN_WORDS, OPT_OUT_WORDS, PHONE_PATTERN, ProtocolError, parse
+from games.text.protocol import HELP_WORDS, PHONE_PATTERN, ProtocolError, parse
 from games.text.render import render
 
 log = logging.getLogger(__name__)
 
 SMS = Outbox.Channel.SMS
-HELP_WORDS = frozenset({"help", "info"})
 MESSAGE_SID = re.compile(r"^[A-Z]{2}[0-9a-f]{32}$")
 NOT_A_LETTER = re.compile(r"[\W_]+")
 
@@ -106,17 +104,9 @@ def receive(phone: str, body: str, message_sid: str) -> list[str]:
     player, created = players.phone_player(phone)
     command = command_name(body)
     with translation.override(player.language):
-        with change():  # the carriers' keywords, and a first text that is no command
-            if word in OPT_OUT_WORDS:
-                if state.first_time(key):
-                    linking.opt_out(player)
-                return []
-            if player.sms_opted_out:
-                if word in OPT_IN_WORDS and state.first_time(key):
-                    return [sms(linking.opt_in(player))]
-                return []
-            if created and (word in HELP_WORDS | OPT_IN_WORDS or command is None):
-                return [sms(SmsWelcome())] if state.first_time(key) else []
+        answer = linking.carriers_keyword(player, word, key, first_text=created, command=command is not None)
+        if answer is not None:
+            return [sms(notice) for notice in answer]
         # A command, in a change of its own: its reply is known when that change ends.
         if word in HELP_WORDS:
             reply = handle(player, "help", SMS, update_key=key, reply_inline=True)

@@ -13,12 +13,11 @@ import logging
 from dataclasses import dataclass
 
 from django.utils import translation
-from django.utils.translation import gettext as _
 from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message, Update, User
 
 from games.contract.groups import CardsArePrivate
-from games.models import Match, Player
-from games.services import automation, groups, handle, players
+from games.models import Player
+from games.services import automation, groups, handle, players, press
 from games.text.protocol import ProtocolError, parse
 from games.text.render import said
 
@@ -121,24 +120,10 @@ def _press(query: CallbackQuery, key: str) -> PressAnswer:
     player = _player(query.from_user, message.chat)
     data = query.data or ""
     with translation.override(player.language):
-        answer = _press_text(data)
+        answer = said(press(data))
     if not handle(player, data, CHANNEL, update_key=key, pressed=True):
         answer = ""  # a press delivered twice: the first one was answered
     return PressAnswer(query.id, answer[:MAX_ANSWER])
-
-
-def _press_text(data: str) -> str:
-    """What the press did, as the player could have typed it; checked before the
-    command runs, since an old button is refused and the player should not read "done"."""
-    try:
-        command = parse(data)
-    except ProtocolError as error:
-        return str(error)
-    if command.code and command.version is not None:
-        version = Match.objects.filter(code=command.code).values_list("version", flat=True).first()
-        if version != command.version:
-            return _("That button is old: here is the table now.")
-    return command.as_text()
 
 
 def _membership(update: ChatMemberUpdated) -> None:

@@ -43,6 +43,12 @@ class Reminder(Notice):
 
 
 @dataclass(frozen=True)
+class OldButton(Notice):
+    """A button of a table that a newer table has replaced: the press will be refused
+    (``StaleMoment``) and the table now follows; said at once where the button was."""
+
+
+@dataclass(frozen=True)
 class StaleMoment(Refusal):
     """A command made for an earlier moment of the match (an old button): the table now follows."""
 

@@ -1,14 +1,15 @@
 """The one way in: every channel, task and admin action calls these functions.
 
 - ``handle(player, text, channel)``: carry out a command of the text protocol
-  (``answer``: the same, saying also whether it was refused, and why).
+  (``answer``: the same, saying also whether it was refused, and why; ``press``:
+  what a button will do, said before it is done).
 - ``matches``: create, join, add a computer player, leave, resign.
 - ``automation``: computer moves, reminders and deadlines.
 - ``moderation``: the admin's actions.
 - ``visibility``: what each player may see, decided here and nowhere else.
 """
 
-from .commands import Answer, answer, handle
+from .commands import Answer, answer, handle, press
 from .errors import ServiceError, StaleError
 
-__all__ = ["Answer", "ServiceError", "StaleError", "answer", "handle"]
+__all__ = ["Answer", "ServiceError", "StaleError", "answer", "handle", "press"]

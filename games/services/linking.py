@@ -22,10 +22,11 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games.contract import Notice
 from games.contract import account as a
-from games.text.protocol import Command
+from games.text.protocol import HELP_WORDS, OPT_IN_WORDS, OPT_OUT_WORDS, Command
 
 from ..models import Match, Outbox, PhoneLink, Player
-from . import automation, outbox, presence
+from . import automation, outbox, presence, state
+from .change import change
 from .errors import ServiceError
 
 CODE_LIFETIME = timedelta(minutes=10)
@@ -146,6 +147,29 @@ def notify(player: Player, command: Command) -> Notice:
 
 
 # STOP and START ------------------------------------------------------------
+
+
+def carriers_keyword(
+    player: Player, word: str, update_key: str, first_text: bool, command: bool
+) -> list[Notice] | None:
+    """A text by SMS before it is a command: the carriers' keywords, and a number's first
+    text. ``word`` is the text's letters, lowercased; ``first_text``, whether it
+    registered the number; ``command``, whether it reads as a command. The notices that
+    answer it (maybe none: STOP is confirmed by the carrier, and a number that sent
+    STOP hears nothing until START), or None when it is a command for ``handle``.
+    ``update_key`` makes a text the carrier sends again do nothing the second time."""
+    with change():
+        if word in OPT_OUT_WORDS:
+            if state.first_time(update_key):
+                opt_out(player)
+            return []
+        if player.sms_opted_out:
+            if word in OPT_IN_WORDS and state.first_time(update_key):
+                return [opt_in(player)]
+            return []
+        if first_text and (word in HELP_WORDS | OPT_IN_WORDS or not command):
+            return [a.SmsWelcome()] if state.first_time(update_key) else []
+    return None
 
 
 def opt_out(player: Player) -> None:

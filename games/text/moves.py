@@ -37,6 +37,11 @@ def _reminder(notice: m.Reminder) -> str:
 
 
 @sentence.register
+def _old_button(notice: m.OldButton) -> str:
+    return _("That button is old: here is the table now.")
+
+
+@sentence.register
 def _stale(refusal: m.StaleMoment) -> str:
     return _("That was for an earlier moment of #%(code)s. Here is the table now.") % {"code": refusal.code}
 

@@ -26,6 +26,7 @@ from games.engine import Card, CardError
 LANGUAGE_CODES = ("en", "mk", "he", "lt", "mr", "ms")
 OPT_OUT_WORDS = frozenset({"stop", "quit", "end", "cancel", "unsubscribe", "stopall"})
 OPT_IN_WORDS = frozenset({"start", "unstop", "yes"})
+HELP_WORDS = frozenset({"help", "info"})  # by SMS the carriers' HELP keyword gets help and how to stop
 NOTIFY_CHOICES = ("sms", "telegram", "auto")
 PHONE_PATTERN = re.compile(r"^\+[1-9]\d{7,14}$")
 LINK_CODE_PATTERN = re.compile(r"^\d{6}$")

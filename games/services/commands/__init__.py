@@ -22,7 +22,7 @@ from django.utils import translation
 from games import metrics
 from games.contract import Notice
 from games.contract.base import Worded
-from games.contract.moves import TooFast
+from games.contract.moves import OldButton, TooFast
 from games.contract.tables import TableView
 from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
@@ -143,6 +143,23 @@ def answer(
     finally:
         metrics.COMMANDS.labels(channel=channel or "none", outcome=outcome).inc()
     return Answer(letter.text if letter else "")  # rendered when the change ended
+
+
+def press(data: str) -> Notice:
+    """What pressing a button with ``data`` does, to say at once where it was pressed
+    (Telegram's answer to the press), before the command runs: the command as he
+    could have typed it, why it cannot be read, or that the button is old (its
+    table has been replaced; the command will be refused, so he must not read it
+    as done)."""
+    try:
+        command = parse(data)
+    except ProtocolError as error:
+        return Worded(str(error))
+    if command.code and command.version is not None:
+        version = Match.objects.filter(code=command.code).values_list("version", flat=True).first()
+        if version != command.version:
+            return OldButton()
+    return Worded(command.as_text())
 
 
 def _as_he_is_now(player: Player) -> None:
