@@ -150,3 +150,11 @@ def test_the_checks_see_a_circle_and_an_import_up():
     imports = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
     assert circles(set(imports), imports) == [["a", "b", "c"]]
     assert "games.models" in imported_by("games.services")
+
+
+@pytest.mark.parametrize("plumbing", ["games.services.change", "games.services.outbox", "games.services.state"])
+def test_no_channel_opens_a_change_or_touches_the_outbox(plumbing):
+    """The channels go through the one way in (``handle`` and the service functions):
+    a channel that opened a change itself would skip what they check and log."""
+    channels = {"bot"} | graph().find_descendants("bot")
+    assert {module for module in channels if plumbing in graph().find_modules_directly_imported_by(module)} == set()
