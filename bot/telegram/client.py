@@ -9,35 +9,13 @@ import logging
 from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
-from django.utils.translation import gettext_noop as _
 from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
 from games.text import links
+from games.text.offers import MENU
 
 log = logging.getLogger(__name__)
-
-# Telegram's menu: the commands of docs/protocol.md a player types most. The command
-# words stay as typed; their descriptions are in the player's language.
-MENU = (
-    ("help", _("The commands that make sense now")),
-    ("new", _("Start a match: new [5m|1h|12h|1d|3d|7d] [to N] [gin 20]")),
-    ("join", _("Join a match: join CODE")),
-    ("status", _("Your cards and the table")),
-    ("draw", _("Take the top of the stock")),
-    ("take", _("Take the top of the discard pile")),
-    ("pass", _("Refuse the upcard")),
-    ("discard", _("Discard a card: discard 7h")),
-    ("knock", _("Discard and knock: knock 7h")),
-    ("suggest", _("Sitter: advise the captain, e.g. suggest draw")),
-    ("accept", _("Captain: play the sitter's suggestion")),
-    ("team", _("A message to your partner only")),
-    ("score", _("The scores and the hands so far")),
-    ("bot", _("Fill an empty seat with a computer player")),
-    ("leave", _("Leave a match that has not started")),
-    ("resign", _("Give a match up")),
-    ("lang", _("Reply language: en mk he lt mr ms")),
-)
 
 
 def base_url() -> str:

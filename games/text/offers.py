@@ -12,6 +12,7 @@ from __future__ import annotations
 from functools import singledispatch
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.contract import Content
 from games.contract.lists import HelpView
@@ -60,3 +61,27 @@ def offer_line(content: Content) -> str:
     if isinstance(content, ResultView) and content.game_winner:
         return _("To play again with the same players: again")
     return ""
+
+
+# Telegram's menu (``bot.telegram.client.menu``): the commands of docs/protocol.md a player
+# types most. The command words stay as typed; their descriptions are translated for each
+# language the menu is registered in.
+MENU = (
+    ("help", gettext_noop("The commands that make sense now")),
+    ("new", gettext_noop("Start a match: new [5m|1h|12h|1d|3d|7d] [to N] [gin 20]")),
+    ("join", gettext_noop("Join a match: join CODE")),
+    ("status", gettext_noop("Your cards and the table")),
+    ("draw", gettext_noop("Take the top of the stock")),
+    ("take", gettext_noop("Take the top of the discard pile")),
+    ("pass", gettext_noop("Refuse the upcard")),
+    ("discard", gettext_noop("Discard a card: discard 7h")),
+    ("knock", gettext_noop("Discard and knock: knock 7h")),
+    ("suggest", gettext_noop("Sitter: advise the captain, e.g. suggest draw")),
+    ("accept", gettext_noop("Captain: play the sitter's suggestion")),
+    ("team", gettext_noop("A message to your partner only")),
+    ("score", gettext_noop("The scores and the hands so far")),
+    ("bot", gettext_noop("Fill an empty seat with a computer player")),
+    ("leave", gettext_noop("Leave a match that has not started")),
+    ("resign", gettext_noop("Give a match up")),
+    ("lang", gettext_noop("Reply language: en mk he lt mr ms")),
+)
