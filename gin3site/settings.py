@@ -133,8 +133,8 @@ GIN3_WEB_THREADS = int(os.environ.get("GIN3_WEB_THREADS") or 4)
 # connections of a web process are at most its threads, and a move skips the
 # connection set-up (a new PostgreSQL backend process each time). Under
 # ASGI, Django runs each request's sync code in a thread of its own, and a kept
-# connection would stay with a thread that never serves again (issue 10: at
-# 40 requests/s PostgreSQL ran out of connections and moves were lost). So
+# connection would stay with a thread that never serves again (at 40 requests/s
+# PostgreSQL runs out of connections and moves are lost). So
 # gin3site/asgi.py sets GIN3_ASGI, and then connections come from psycopg's
 # pool, at most DB_POOL_MAX a process, and DB_CONN_MAX_AGE does not apply.
 # Health checks test a kept connection before a request uses it, so one the

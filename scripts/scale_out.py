@@ -1,4 +1,4 @@
-"""Scale out, not only up (issue 11): gin3 on many processes plays many matches at once.
+"""Scale out, not only up: gin3 on many processes plays many matches at once.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/gin3 REDIS_URL=redis://127.0.0.1:6379/0 \\
         .venv/bin/python scripts/scale_out.py [--matches 50] [--target 50] [--clock 5m] [--compare]

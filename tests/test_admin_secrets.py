@@ -1,4 +1,4 @@
-"""Issue 10, item 5: the moderation desk never gives a hidden card away, not
+"""The moderation desk never gives a hidden card away, not
 even through its query string (R4.4: the deck is secret until the hand ends).
 
 Django's admin filters a list on any field named in the query string

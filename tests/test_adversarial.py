@@ -1,4 +1,4 @@
-"""What an adversary types: fuzzed input on the parser and on live matches, floods and caps (issue 10).
+"""What an adversary types: fuzzed input on the parser and on live matches, floods and caps.
 
 Why: every input from a player or the network is untrusted. Whatever is
 typed, the parser answers with a ``ProtocolError`` or a command, ``handle``

@@ -1,11 +1,11 @@
-"""A ban holds at once for every command on every channel (issue 16, item 2).
+"""A ban holds at once for every command on every channel.
 
-Before, the ban was checked on the player's row as the channel had read it:
-a terminal session reads it once, when it starts, so a player banned while
-her session ran played a whole new match (``new``, ``bot``, ``bot``); only a
-fresh ``make play`` refused her. Now the command reads the player again (his
-row locked) where it is carried out, and START and ``group CODE``, which do
-not go through a command's handler, check it too.
+Why the command reads the player again: a channel may hold the player's row
+for long (a terminal session reads it once, when it starts), and a ban checked
+on that copy would let a player banned meanwhile play a whole new match
+(``new``, ``bot``, ``bot``). So the command reads the player again, his row
+locked, where it is carried out; and START and ``group CODE``, which do not go
+through a command's handler, check it too.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No documented setting may lose a move (issue 10, item 2): with DB_CONN_MAX_AGE
+"""No documented setting may lose a move: with DB_CONN_MAX_AGE
 above 0, hundreds of webhook requests to a real server process leave the
 number of its PostgreSQL connections bounded, and every move answered 200 is
 in the event log.

@@ -1,12 +1,11 @@
 """Every deadline and reminder is set by one function that knows the pause, the mover's
-time off and his quiet hours (issue 16, item 4; ``clocks.set_turn_clock``).
+time off and his quiet hours (``clocks.set_turn_clock``).
 
-Before, a turn that started and a return from time off kept to them, but the
-desk's Resume and Extend did not: a match resumed while its mover was away for
-two days got a deadline a day later, and a timeout was played for him while he
-was away; Resume and Extend each put a deadline in his quiet hours. Time is
-moved with time-machine, so that the database, the services and the scan see
-one clock.
+Why one function: each path that sets a clock on its own (a turn that starts, a
+return from time off, the desk's Resume and Extend) must otherwise know all three,
+and one that forgets gives a mover away for two days a deadline a day later, or
+puts it in his quiet hours. Time is moved with time-machine, so that the
+database, the services and the scan see one clock.
 """
 
 from __future__ import annotations

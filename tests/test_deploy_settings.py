@@ -1,10 +1,10 @@
-"""Secure defaults whenever DEBUG is off, each switchable for a plain-HTTP run (issue 16, item 10).
+"""Secure defaults whenever DEBUG is off, each switchable for a plain-HTTP run.
 
-Before, ``manage.py check --deploy`` with production-like settings gave 4
-warnings (HSTS, the SSL redirect, the session and CSRF cookies not Secure),
-none of them settable from the environment. Settings are read once, at start,
-so each case runs ``manage.py`` in a process of its own with the environment
-a deployment would give it.
+Why: ``manage.py check --deploy`` must find nothing with production-like settings
+(HSTS, the SSL redirect, Secure session and CSRF cookies), and each must still be
+settable from the environment. Settings are read once, at start, so each case
+runs ``manage.py`` in a process of its own with the environment a deployment
+would give it.
 """
 
 from __future__ import annotations

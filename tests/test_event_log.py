@@ -1,8 +1,8 @@
-"""Issue 10, item 7: the event log is append-only in the database, not only in Python.
+"""The event log is append-only in the database, not only in Python.
 
-``Event.save`` and ``Event.delete`` refuse to rewrite a row, but a queryset's
-``update()`` and ``delete()``, raw SQL or any other client reached the table
-directly. Triggers now refuse every UPDATE and DELETE of an event, on SQLite
+Why triggers: ``Event.save`` and ``Event.delete`` refuse to rewrite a row, but a
+queryset's ``update()`` and ``delete()``, raw SQL or any other client reach the
+table directly. Triggers refuse every UPDATE and DELETE of an event, on SQLite
 and on PostgreSQL (whichever these tests run on); an insert still works.
 """
 

@@ -128,7 +128,7 @@ def test_group_typed_outside_a_group_is_explained_and_changes_nothing(match3, al
     assert snapshot(match3) == before
 
 
-# A group can't be flooded (issue 16, item 8) ----------------------------------------------
+# A group can't be flooded ---------------------------------------------------------------
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The app's database role can read and append to the event log and nothing more (issue 16, item 11).
+"""The app's database role can read and append to the event log and nothing more.
 
 The log's trigger refuses UPDATE and DELETE, but its owner could still TRUNCATE
 it or disable the trigger. docs/deploy.md gives the least-privilege set-up:

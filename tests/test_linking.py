@@ -1,9 +1,9 @@
-"""Linking a phone keeps the log whole (issue 10, item 7).
+"""Linking a phone keeps the log whole.
 
 A bare SMS player (known by his number only) who links the number to his
-Telegram player used to be deleted, and every event he had made lost its
-actor. Now his row stays, without the number, marked as merged into the
-player the number went to, and every event still names him.
+Telegram player is not deleted, which would take the actor from every event he
+made: his row stays, without the number, marked as merged into the player the
+number went to, and every event still names him.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What each player reads, and in which order: the message stream of issue 9.
+"""What each player reads, and in which order: the message stream.
 
 Why: a player gets each thing once, in the order it happened, and nothing he
 does not need. These tests read the outbox (what would be sent) after the
@@ -312,8 +312,8 @@ def test_a_refused_move_says_why_in_words(match3):
 
 
 def test_stop_from_a_sitter_hands_his_seat_to_a_computer_and_start_brings_him_back_with_the_table(make_player):
-    """Issue 9: STOP told the others "His turns will be played for him" (a sitter has none)
-    and START told nobody and came with no table."""
+    """STOP from a sitter does not tell the others "His turns will be played for him" (a
+    sitter has none), and START tells them he is back and brings him the table."""
     from games.services import linking
 
     sam, _created = phone_player("+15550004444")

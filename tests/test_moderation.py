@@ -1,7 +1,7 @@
-"""Issue 10, item 11: a ban takes the banned player's seats out of play at once.
+"""A ban takes the banned player's seats out of play at once.
 
-Before, his matches waited on his clock (a day by default, three times)
-before a computer took over, and nobody was told. Now a computer player plays
+Why: otherwise his matches wait on his clock (a day by default, three times)
+before a computer takes over, and nobody knows why. A computer player plays
 his seats from the ban on (the seat's autopilot, so that the hands he played
 stay his), the others are told without the ban's reason, and once the ban is
 over any command of his in a match gives him his seat back.

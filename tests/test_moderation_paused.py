@@ -1,5 +1,5 @@
 """Every admin action on a paused match: it acts, and nothing plays by itself
-until the clock is resumed (issue 10: moderation that does what it says)."""
+until the clock is resumed: a pause means no move is played for anyone."""
 
 from __future__ import annotations
 

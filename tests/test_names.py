@@ -1,12 +1,12 @@
-"""No two players share a name, whatever its case, even when they ask for it at the same moment
-(issue 16, item 6).
+"""No two players share a name, whatever its case, even when they ask for it at the same moment.
 
-Before, a name was checked and then written: 10 first contacts at the same
-moment, all named "Twin", got 2 distinct names, and two ``name Zed`` at once
-both held "Zed". Now the database refuses a second one (the
-``player_name_unique`` constraint, migration 0017, which renames the names a
-database already shares), a first contact that loses the race takes the next
-free number, and a ``name`` that loses it is told the name is taken.
+Why the database decides: a name checked and then written lets two requests at
+the same moment both pass the check (10 first contacts, all named "Twin", got 2
+distinct names; two ``name Zed`` at once both held "Zed"). So the database
+refuses a second one (the ``player_name_unique`` constraint, whose migration
+renames the names a database already shares), a first contact that loses the
+race takes the next free number, and a ``name`` that loses it is told the name
+is taken.
 """
 
 from __future__ import annotations

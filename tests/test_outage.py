@@ -1,5 +1,5 @@
 """A database that refuses connections in the middle of a running game loses no
-player's command (issue 10, item 1): an update that was not recorded is never
+player's command: an update that was not recorded is never
 acknowledged, and once the database is back the update sent again is applied
 exactly once.
 

@@ -550,7 +550,7 @@ def test_a_pagers_arrows_point_outward_in_either_direction(client):
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", ["/", "/lobby/", "/admin/login/"])
 def test_every_page_carries_the_content_security_policy(client, path):
-    """Issue 16, item 10: scripts and styles from the site's own files only, and no inline ones."""
+    """Scripts and styles from the site's own files only, and no inline ones."""
     policy = client.get(path)["Content-Security-Policy"]
     assert "script-src 'self'" in policy and "style-src 'self'" in policy
     assert "unsafe-inline" not in policy and "unsafe-eval" not in policy

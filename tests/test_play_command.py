@@ -1,8 +1,8 @@
 """The terminal channel, ``manage.py play``: how a session starts, which matches it
 follows, how it ends, and what it does with whatever is typed.
 
-Why: ``make play`` is the first thing a newcomer tries (issue 9, "The terminal
-channel"). Every way in must end in a clear line, never a traceback, and the
+Why: ``make play`` is the first thing a newcomer tries.
+Every way in must end in a clear line, never a traceback, and the
 session must follow the matches he is in, not a guess.
 """
 

@@ -369,7 +369,7 @@ def test_quiet_refuses_what_are_no_quiet_hours(text):
 
 @pytest.mark.parametrize(("text", "hours"), [("quiet 00-23", 23), ("quiet 20-09", 13), ("quiet 8-7", 23)])
 def test_quiet_hours_longer_than_12_hours_are_refused_so_that_matches_go_on(text, hours):
-    """Issue 16, item 5: quiet 00-23 made a 5 minute clock 23 hours a turn."""
+    """Quiet hours of 00-23 would make a 5 minute clock 23 hours a turn."""
     with pytest.raises(ProtocolError) as refusal:
         parse(text)
     assert str(refusal.value) == (

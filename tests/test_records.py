@@ -1,5 +1,5 @@
-"""Who played each hand and who earned each point stay as it happened (issue 10,
-item 6), and the per-player totals kept with each hand and match."""
+"""Who played each hand and who earned each point stay as it happened,
+and the per-player totals kept with each hand and match."""
 
 from __future__ import annotations
 

@@ -1,14 +1,13 @@
-"""Redis stopped and started again in the middle of a game loses nothing (issue 16, item 1).
+"""Redis stopped and started again in the middle of a game loses nothing.
 
 Redis is the broker and the store of the shared rate limits, never the record
-of a move. Before, with Redis stopped mid-game, 12 of 12 Telegram updates
-were answered 200 and none was recorded, an SMS got an empty reply, long
-polling moved past its updates, and terminal commands raised: the command
-limiter's connection error failed every command. Now the limits fall back
-to the process (``games.ratelimit``), a publish that fails after a commit is
-left to the sweep and the clock scan (``games.scheduling``), and what still
-can't be recorded is refused the way its platform retries it
-(``bot.unavailable``).
+of a move, so its absence must not fail a command: a limiter's connection
+error would fail every command, and an update answered 200 but not recorded
+is lost for good (Telegram, Twilio and long polling do not send it again). So
+the limits fall back to the process (``games.ratelimit``), a publish that
+fails after a commit is left to the sweep and the clock scan
+(``games.scheduling``), and what still can't be recorded is refused the way
+its platform retries it (``bot.unavailable``).
 
 Everything here is real: a ``redis-server`` of the test's own, killed with
 SIGKILL and started again (empty, as after a crash without persistence), a

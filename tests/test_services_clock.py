@@ -145,13 +145,13 @@ def test_a_seat_on_autopilot_is_played_by_the_computer(match3):
     captain = miss_three_turns(match3)
     assert mover(match3) == captain
     assert automation.play_computer_move(match3.pk)
-    assert moves(match3)[-1][1] == "autopilot"  # said as made for him, not as his own (issue 9)
+    assert moves(match3)[-1][1] == "autopilot"  # said as made for him, not as his own
     assert events_of(match3, "move")[-1].actor is None
 
 
 def test_a_player_a_computer_plays_for_gets_no_tables_only_results(match3):
-    """Issue 9: 107 texts in one match to a player who was away; now the takeover
-    notice, the results of the hands, and the table when he comes back."""
+    """A player who is away gets the takeover notice, the results of the hands, and the
+    table when he comes back, not a text for every move (107 in one match)."""
     captain = miss_three_turns(match3)
     before = len(outbox_of(captain))
     for _move in range(40):
@@ -275,8 +275,8 @@ def seen_by_the_box_and_the_public(match: Match, suggestion: str) -> tuple:
 
 
 def test_r3_2_the_box_and_the_public_see_the_same_timed_out_turn_whether_or_not_advice_waited(match3, time_machine):
-    """Issue 16, item 3: a timeout never took a card, so "take 9h, d Kc (automatic: time
-    ran out)" could only be the sitter's suggestion."""
+    """A timeout never takes a card, so "take 9h, d Kc (automatic: time ran out)" would
+    tell the box that the sitter's suggestion was waiting."""
     time_machine.move_to(timezone.now(), tick=False)
     rig(match3, captain="7h 8h Js Qs 2c 5c 9c Kc 3d Kd", box="Ah 3h 5h Th Jh 2s 4s 6s 8s Ad", upcard="9h")
     advised = seen_by_the_box_and_the_public(match3, "take")

@@ -103,7 +103,7 @@ def test_bot_fills_a_seat_and_the_second_starts_the_match(alice):
 
 
 def test_each_seat_taken_is_told_once_and_the_joiner_hears_his_reply_before_the_cut(alice, bob, carol):
-    """Issue 9: no "Bot 1 joined" beside "a computer player joined"; "You joined" before the deal."""
+    """No "Bot 1 joined" beside "a computer player joined"; "You joined" before the deal."""
     match = new_match(alice)
     handle(alice, "bot", "terminal")
     handle(bob, f"join {match.code}", "terminal")

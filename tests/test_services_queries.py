@@ -1,10 +1,10 @@
 """What a move costs: SQL statements and replays of the hand per command through ``handle``.
 
-Why: every move of every channel goes through ``handle``; issue 11 bounds it at
-8 SQL queries (savepoints included) and one replay of the hand, so that a
-move takes a few milliseconds and the database is not the bottleneck; issue
-16 adds one, the player's row read again and locked, so that a ban reaches a
-session that is already open. Counts,
+Why: every move of every channel goes through ``handle``; it is bounded at
+9 SQL queries (savepoints included) and one replay of the hand, so that a
+move takes a few milliseconds and the database is not the bottleneck. One of
+the 9 reads the player's row again, locked, so that a ban reaches a session
+that is already open. Counts,
 not times: the same on any machine. The tests run in real transactions
 (``transaction=True``): ``handle``'s own transaction is then the outermost
 one, as in production, and no test savepoint inflates the count. The

@@ -1,9 +1,10 @@
-"""Slow clients do not take the site offline (issue 16, item 9).
+"""Slow clients do not take the site offline.
 
-Before, 8 connections that sent their request slowly (as many as ``make run``'s
-2 workers x 4 threads) made 3 of 3 ordinary page loads time out at 10 s: each
-of gunicorn's threads read its request to the end before it served it. Now
-waitress reads requests asynchronously (``manage.py web``). Here
+Why: a server whose threads each read their request to the end before serving
+it (gunicorn's threads) is taken offline by as many slow connections as it has
+threads (8 for ``make run``'s 2 workers x 4 threads made 3 of 3 ordinary page
+loads time out at 10 s). waitress reads requests asynchronously
+(``manage.py web``). Here
 64 slow clients hold connections to the server ``make run`` starts (half of
 them still sending their headers, half their body), and a page and a webhook
 update must still be answered, within a bound (``ANSWER_WITHIN``) that an

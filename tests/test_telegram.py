@@ -93,8 +93,8 @@ def start_match(tg: FakeTelegram, people: Players):
 
 
 def assert_nothing_said_twice(tg: FakeTelegram) -> None:
-    """Issue 9: no chat gets the same text twice in a row, sent or edited (the knocker got
-    the next hand's first table twice, or an edit Telegram refused: "message is not modified")."""
+    """No chat gets the same text twice in a row, sent or edited: not the next hand's first
+    table twice, nor an edit Telegram refuses ("message is not modified")."""
     by_chat: dict[int, list[str]] = {}
     for sent in tg.sent:
         by_chat.setdefault(sent.chat_id, []).append(sent.plain_text)
@@ -176,7 +176,7 @@ def test_a_double_pressed_button_is_refused_and_both_presses_are_answered(tg, pe
 
 @pytest.mark.django_db(transaction=True)
 def test_a_press_delivered_twice_acts_once_and_the_second_answer_says_nothing(tg, people):
-    """Issue 9: Telegram may deliver one update twice; the second was answered "That
+    """Telegram may deliver one update twice: the second must not be answered "That
     button is old: here is the table now." with no table below it."""
     match, users = start_match(tg, people)
     user = users[match.seats.get(position=match.turn_seat).player.telegram_user_id]
@@ -287,7 +287,7 @@ def test_a_table_is_edited_in_place_while_it_is_the_newest_message(tg):
 
 @pytest.mark.django_db
 def test_a_queued_table_that_a_newer_one_replaces_is_never_sent(tg):
-    """Issue 9: back after a while, he gets the table as it is, not every table he missed."""
+    """Back after a while, he gets the table as it is, not every table he missed."""
     player = _telegram_player(2001)
     for number in range(5):
         _queue(player, f"table {number}", replaces="table:ABCD", kind="moved")
@@ -299,7 +299,7 @@ def test_a_queued_table_that_a_newer_one_replaces_is_never_sent(tg):
 
 @pytest.mark.django_db
 def test_a_message_too_long_for_telegram_goes_in_parts_in_order(tg):
-    """Issue 10: a reply of 9,000 characters was refused by Telegram (4,096 at most)."""
+    """Telegram refuses a message of more than 4,096 characters: a reply of 9,000 goes in parts."""
     player = _telegram_player(2001)
     lines = [f"line {number} " + "x" * 90 for number in range(100)]
     _queue(player, "\n".join(lines))
@@ -459,7 +459,7 @@ def test_the_shared_limiter_uses_redis_when_it_is_configured(settings, redis_url
 
 @pytest.mark.django_db(transaction=True)
 def test_polling_passes_over_an_update_whose_user_id_is_out_of_range_with_a_log_line(tg, polling_bot, caplog):
-    """Issue 16, item 7: it could never be recorded, so it must not hold up the ones behind it."""
+    """It could never be recorded, so it must not hold up the ones behind it."""
     huge, ann = tg.user(10**20, "Huge"), tg.user(1001, "Ann")
     with caplog.at_level(logging.WARNING, logger="bot.telegram.polling"):
         huge.send("new")

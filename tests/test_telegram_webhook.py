@@ -142,7 +142,7 @@ def test_a_match_played_through_the_webhook(tg, monkeypatch):
     assert tg.violations == []
 
 
-# Odd input (issue 16, item 7) -------------------------------------------------------
+# Odd input ---------------------------------------------------------------------------
 
 
 @pytest.mark.django_db

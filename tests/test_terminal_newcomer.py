@@ -1,7 +1,7 @@
 """A newcomer's first ``make play``: a whole match against two computer players,
 typed the way a person new to the game types it.
 
-Why: issue 9's "done when" for the terminal channel. He reads help, makes
+Why: a newcomer's first match must go through whatever he types. He reads help, makes
 typos, tries a card he does not hold and moves that are not his now, opens a
 second match and leaves it, asks for the status and the score, and otherwise
 plays well; the session must answer every line, play the match to its end,

@@ -3,7 +3,7 @@ and what arrives while it waits.
 
 Why: ``make play`` runs in a terminal, under a pipe (``make play < moves.txt``,
 ``make play | tee log``) or in a script; the in-process tests fake ``input()``,
-these check the real streams and signals (issue 9: "never a traceback").
+these check the real streams and signals: never a traceback.
 """
 
 from __future__ import annotations
@@ -134,9 +134,9 @@ def test_what_arrives_is_shown_as_it_arrives_and_the_end_of_the_match_ends_it(tm
 
 def test_at_a_terminal_the_prompt_is_drawn_once_when_his_match_ends_while_he_waits(tmp_path):
     """When his last match ends while he waits, the refresher wakes the main thread
-    out of its wait for a line: the prompt it had drawn stayed, and what came next was
-    written after it ("> #K7Q2 is over", or the next prompt: "> > "). Now the line is
-    cleared first."""
+    out of its wait for a line and the line is cleared first: otherwise the prompt it
+    had drawn stays, and what comes next is written after it ("> #K7Q2 is over", or
+    the next prompt: "> > ")."""
     bea, cid = terminal("bea"), terminal("cid")
     main, side = os.openpty()
     env = {**os.environ, **ENGLISH, "TERM": "dumb", "DATABASE_URL": database_url(), "GIN3_BACKGROUND": "off"}

@@ -1,8 +1,8 @@
 """The terminal's refresher thread: what arrives while the player waits at the prompt.
 
-Why: before it, nothing appeared until he pressed Enter, and computer players
-in a match he had joined waited for a worker that ``make play`` does not
-start (issue 9). The thread has its own database connection, which it must
+Why: without it, nothing would appear until he pressed Enter, and computer
+players in a match he joined would wait for a worker that ``make play`` does
+not start. The thread has its own database connection, which it must
 close, and on SQLite it must wait for a lock, not fail or deadlock.
 """
 
@@ -184,8 +184,8 @@ def test_due_work_stops_when_a_human_is_to_move():
 
 
 def test_after_his_last_match_ends_the_next_ones_news_still_shows_without_enter():
-    """The refresher used to stop with his last match: a new match's joins and moves,
-    an admin's pause or abort, showed only once he pressed Enter."""
+    """The refresher goes on after his last match ends: a new match's joins and moves,
+    an admin's pause or abort, show without his pressing Enter."""
     ann, bea = terminal("ann"), terminal("bea")
     match = running_match(ann, bea)
     session = Session()

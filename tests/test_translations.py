@@ -314,7 +314,7 @@ def test_a_parser_refusal_comes_in_the_players_language(language, make_player):
 # text or a {% translate variable %} that makemessages cannot see. The reading net
 # plays a hand in each language, on the terminal, Telegram and SMS at once, and reads
 # everything the three players got for English that came from data (a hand's kind, a
-# role mark, the engine's reason: all worded in the catalogues now). English is the
+# role mark, the engine's reason: all worded in the catalogues). English is the
 # source language: its strings are the msgids, so for English the source net is the
 # check. Each net starts from an explicit list of today's offenders, which only
 # shrinks: an offender that is fixed must leave its list (the test says so), and a
@@ -339,9 +339,9 @@ UNTRANSLATED_SOURCE = {
     ("games/services/players.py", "Player {}"),
 }
 # What players read that is English in every language, found by the reading net:
-# a pattern and where it comes from. None today: the hand's kind in score
+# a pattern and where it comes from. None: the hand's kind in score
 # (style.HAND_KINDS), the role marks of the scores line (style.ROLE_MARKS) and the
-# engine's reasons (text/reasons.py) are all words of the catalogues now.
+# engine's reasons (text/reasons.py) are all words of the catalogues.
 UNTRANSLATED_DATA: dict[str, str] = {}
 # Command words and the words in capitals that stand for what to type.
 COMMAND_WORDS = set(_COMMAND.removeprefix("(?:").removesuffix(")").split("|")) | {

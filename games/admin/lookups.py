@@ -5,7 +5,7 @@ Django's admin filters a list on any field named in its query string
 searches (``?q=``) and sorts (``?o=``). Each of those answers with a count or
 an order, so a filter on a hidden field tells the hidden value one question
 at a time, even where the value itself is never shown: 11 filters on a live
-message's text once gave away a whole hand. So no filter, search or ordering
+message's text would give away a whole hand. So no filter, search or ordering
 may read a field that can hold a secret, whatever the row: a deck, a salt, a
 suggestion, a message's text and buttons, an event's data, a link code, a sign-in
 link's token. Such

@@ -392,7 +392,7 @@ def test_the_lobby_says_the_time_a_move_and_its_rows_stand_off_the_border(open_p
         assert page.errors == []
 
 
-# The Content-Security-Policy (issue 16, item 10) ------------------------------------------
+# The Content-Security-Policy ------------------------------------------------------------
 
 
 def test_the_policy_refuses_a_script_written_into_a_page_and_the_test_hears_of_it(open_page, ann):

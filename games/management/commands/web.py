@@ -6,7 +6,7 @@ makes and the processes inherit (a process restarted after a crash loses no
 connection waiting to be accepted); it starts them again when they die, as
 ``serve`` does its parts.
 
-Why waitress (issue 16, item 9): its main thread reads every request whole,
+Why waitress: its main thread reads every request whole,
 asynchronously, and a thread serves a request only once it has arrived, and
 hands its answer back to be written out the same way. A client that sends its
 request slowly (a phone on a bad line, or someone holding connections open on
