@@ -44,6 +44,10 @@ class Captured(Transport):
 def sentry():
     transport = Captured()
     sentry_sdk.init(**sentry_options("https://public@sentry.example.org/1"), transport=transport)
+    # Only what this test logs: the breadcrumbs of earlier tests in this process (in any
+    # order, under pytest-xdist) hold their own players' words.
+    for scope in (sentry_sdk.get_global_scope(), sentry_sdk.get_isolation_scope(), sentry_sdk.get_current_scope()):
+        scope.clear_breadcrumbs()
     try:
         yield transport
     finally:

@@ -210,6 +210,9 @@ def test_redis_killed_and_restarted_mid_game_loses_no_command_no_message_and_no_
             wait_until(lambda: not undelivered(), timeout=120)
             for match in matches.values():
                 wait_until(lambda match=match: not mover(match).is_computer, timeout=120)
+            # Una's clock is caught up by beat's next scan, which a busy machine may delay.
+            for name, match in matches.items():
+                wait_until(lambda name=name, match=match: refresh(match).version > versions[name], timeout=120)
         finally:
             polling.stop()
             stop(worker, beat)
