@@ -110,6 +110,14 @@ def test_the_services_write_no_sentence():
     assert found == []
 
 
+def test_the_channels_write_no_sentence():
+    """What a player reads on any channel is worded in ``games.text``, in one place for
+    every channel and language: the terminal's own lines (``games.text.terminal``) and
+    Telegram's menu (``games.text.offers.MENU``) too."""
+    found = [call for path in sorted((ROOT / "bot").rglob("*.py")) for call in translation_calls(path)]
+    assert found == []
+
+
 def test_the_net_for_sentences_catches_one(tmp_path):
     source = tmp_path / "example.py"
     source.write_text("from django.utils.translation import gettext as _\nx = _('Hello')\ny = ngettext('a', 'b', 2)\n")

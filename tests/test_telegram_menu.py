@@ -20,10 +20,11 @@ from django.core.management import call_command
 from django.utils import translation
 
 from bot.telegram import client
+from games.text import offers
 from tests.telegram_harness import PollingBot, fake_telegram
 from tests.test_translations import LANGUAGES, TYPED
 
-COMMANDS = [name for name, _description in client.MENU]
+COMMANDS = [name for name, _description in offers.MENU]
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def _descriptions(commands: list[dict]) -> dict[str, str]:
 
 def test_the_default_menu_is_in_english_and_has_no_language_code(tg):
     asyncio.run(_register(tg))
-    assert _descriptions(tg.commands) == {name: description for name, description in client.MENU}
+    assert _descriptions(tg.commands) == {name: description for name, description in offers.MENU}
     assert [command["command"] for command in tg.commands] == COMMANDS
 
 
@@ -54,7 +55,7 @@ def test_each_language_gets_its_own_menu_in_its_own_words(tg, language):
     translated = _descriptions(tg.commands_for(language_code=language))
     assert list(translated) == COMMANDS, "the same commands, in the same order"
     with translation.override(language):
-        assert translated == {name: translation.gettext(description) for name, description in client.MENU}
+        assert translated == {name: translation.gettext(description) for name, description in offers.MENU}
     for name in COMMANDS:
         assert translated[name] != english[name], f"{language}: /{name} is described in English"
         typed = {words for pattern in TYPED for words in pattern.findall(english[name])}

@@ -7,13 +7,10 @@ import asyncio
 import logging
 
 from django.conf import settings
-from django.utils import translation
-from django.utils.translation import gettext
 from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
-from games.text import links
-from games.text.offers import MENU
+from games.text import links, offers
 
 log = logging.getLogger(__name__)
 
@@ -48,8 +45,7 @@ async def _get_username() -> str:
 
 def menu(language: str) -> list[BotCommand]:
     """The menu's commands with their descriptions in ``language``."""
-    with translation.override(language):
-        return [BotCommand(name, gettext(description)) for name, description in MENU]
+    return [BotCommand(name, description) for name, description in offers.menu(language)]
 
 
 async def register_commands(bot: Bot) -> None:

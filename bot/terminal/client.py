@@ -17,10 +17,10 @@ import os
 import re
 
 from django.db import DatabaseError
-from django.utils.translation import gettext as _
 
 from games.models import Match
 from games.services import players
+from games.text import terminal as words
 
 from .interrupts import Interrupts, Wake
 from .refresher import Refresher
@@ -36,23 +36,15 @@ OK, FAILED, BAD_NAME = 0, 1, 2
 
 
 def _nothing_joined(relaunch: Relaunch) -> str:
-    return _("Nothing to follow. Join another match: %(join)s — or start one: %(start)s") % {
-        "join": relaunch.command("--join", "CODE"),
-        "start": relaunch.command(),
-    }
+    return words.nothing_joined(relaunch.command("--join", "CODE"), relaunch.command())
 
 
 def _nothing_started(relaunch: Relaunch) -> str:
-    return _("Nothing was started. Options are those of new, like: %(command)s") % {
-        "command": relaunch.command("--options", '"5m to 50"')
-    }
+    return words.nothing_started(relaunch.command("--options", '"5m to 50"'))
 
 
 def _no_match_left(relaunch: Relaunch) -> str:
-    return _("No match of yours is running or waiting. Start one: %(start)s — or join one: %(join)s") % {
-        "start": relaunch.command(),
-        "join": relaunch.command("--join", "CODE"),
-    }
+    return words.no_match_left(relaunch.command(), relaunch.command("--join", "CODE"))
 
 
 def login_name() -> str:
@@ -90,16 +82,13 @@ def run(
     ``relaunch``: what he gave on the command line, which the hints it prints keep."""
     name = name.strip()
     if not NAME.fullmatch(name):
-        screen.say(_("A name is 1 to 20 letters, digits or spaces, like: make play ARGS='--name Ann'"))
+        screen.say(words.bad_name())
         return BAD_NAME
     with Interrupts(screen) as interrupts:
         try:
             player = players.terminal_player(f"terminal:{name}", name, language or locale_language())
         except DatabaseError as error:
-            screen.say(
-                _("The database can't be used (%(reason)s). Set it up with: python manage.py migrate")
-                % {"reason": str(error).splitlines()[0] if str(error) else type(error).__name__}
-            )
+            screen.say(words.no_database(str(error).splitlines()[0] if str(error) else type(error).__name__))
             return FAILED
         except OutputGone:
             return FAILED
@@ -115,17 +104,14 @@ def run(
 
 
 def _play(session: Session, join: str, options: str, computers: int) -> int:
-    session.say(lambda: _("gin3 in the terminal, as %(name)s. Type help, or quit to leave.") % {"name": session.player})
+    session.say(lambda: words.greeting(str(session.player)))
     started = session.attempt(lambda: start(session, join, options, computers), False)
     codes = session.attempt(session.follow, [])
     if not codes:
         session.say(lambda: (_nothing_joined if join else _nothing_started)(session.relaunch))
         return FAILED
     if not started or len(codes) > 1:
-        session.say(
-            lambda: _("Your matches: %(codes)s. Put the code first to choose one, like: #%(code)s status")
-            % {"codes": " ".join(f"#{code}" for code in codes), "code": codes[-1]}
-        )
+        session.say(lambda: words.your_matches(codes))
     refresher = Refresher(session)
     refresher.start()
     try:
@@ -181,13 +167,7 @@ def _loop(session: Session) -> int:
 
 
 def _what_now(again: AgainOffer) -> str:
-    """What he may do once his last match is over; "again" only if its result did not
-    just say how to play it again."""
-    if again.said:
-        return _("Type new for another match, or quit.")
-    return _("Type again to play #%(code)s again with the same players, new for another match, or quit.") % {
-        "code": again.code
-    }
+    return words.what_now(again.code, again.said)
 
 
 def _leave(session: Session) -> int:

@@ -19,11 +19,11 @@ from typing import TypeVar
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils import timezone, translation
-from django.utils.translation import gettext as _
 
 from games.models import Event, Match, Outbox, Player
 from games.services import handle, rematch
 from games.services.delivery import deliver_address
+from games.text import terminal as words
 
 from .backend import TerminalBackend
 from .interrupts import Interrupts, Wake
@@ -97,7 +97,7 @@ class Session:
             if Match.objects.filter(code=code, status=Match.Status.FINISHED).exists():
                 self.ended.append(code)
                 url = f"{settings.GIN3_SITE_URL}/m/{code}/"
-                self.say(lambda code=code, url=url: _("#%(code)s is over: %(url)s") % {"code": code, "url": url})
+                self.say(lambda code=code, url=url: words.match_over(code, url))
         self.followed = set(now)
         return now
 
@@ -116,11 +116,8 @@ class Session:
     def farewell(self) -> None:
         """How to come back to each match that goes on without him, as himself."""
         for code in self.attempt(lambda: [match.code for match in self.open_matches()], []):
-            self.say(
-                lambda code=code: _("#%(code)s waits for you: %(command)s")
-                % {"code": code, "command": self.relaunch.command("--join", code)}
-            )
-        self.say(lambda: _("Bye."))
+            self.say(lambda code=code: words.waits_for_you(code, self.relaunch.command("--join", code)))
+        self.say(words.bye)
 
     # When something goes wrong -----------------------------------------------
 
@@ -135,12 +132,7 @@ class Session:
         except DatabaseError as error:
             if not quiet:
                 reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-                self.say(
-                    lambda: _(
-                        "The database did not answer (%(reason)s). Try again in a moment; status shows the table."
-                    )
-                    % {"reason": reason}
-                )
+                self.say(lambda: words.database_did_not_answer(reason))
         except Exception:
             self.report_bug()
         return otherwise
@@ -148,10 +140,7 @@ class Session:
     def report_bug(self) -> None:
         """Write the exception being handled down, and tell him in one line."""
         path = record_bug()
-        self.say(
-            lambda: _("Something went wrong inside gin3 (a bug, written down in %(path)s). Type status to go on.")
-            % {"path": path}
-        )
+        self.say(lambda: words.bug_written(str(path)))
 
 
 def record_bug() -> str:

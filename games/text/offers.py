@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import singledispatch
 
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -85,3 +86,9 @@ MENU = (
     ("resign", gettext_noop("Give a match up")),
     ("lang", gettext_noop("Reply language: en mk he lt mr ms")),
 )
+
+
+def menu(language: str) -> list[tuple[str, str]]:
+    """Telegram's menu in ``language``: each command with its description."""
+    with translation.override(language):
+        return [(name, _(description)) for name, description in MENU]
