@@ -208,11 +208,13 @@ def test_redis_killed_and_restarted_mid_game_loses_no_command_no_message_and_no_
 
             redis_server.start()  # empty: the tasks it held are gone
             wait_until(lambda: not undelivered(), timeout=120)
+            # The computers catch up until each match waits for its person (whose move, a
+            # draw, may have left him to discard: his match then rightly waits for him).
             for match in matches.values():
                 wait_until(lambda match=match: not mover(match).is_computer, timeout=120)
             # Una's clock is caught up by beat's next scan, which a busy machine may delay.
-            for name, match in matches.items():
-                wait_until(lambda name=name, match=match: refresh(match).version > versions[name], timeout=120)
+            una = matches["una"]
+            wait_until(lambda: refresh(una).version > versions["una"], timeout=120)
         finally:
             polling.stop()
             stop(worker, beat)
@@ -226,7 +228,6 @@ def test_redis_killed_and_restarted_mid_game_loses_no_command_no_message_and_no_
     assert set(written) <= set(sent) | set(superseded_rows())
     for pks in sent_by_address(sent).values():
         assert pks == sorted(pks)
-    assert all(refresh(match).version > versions[name] for name, match in matches.items())
     una_seat = matches["una"].seats.get(player=people["una"][0])
     assert una_seat.timeouts_in_row == 1
 
