@@ -200,8 +200,13 @@ def _label(move: str) -> str:
 
 def layoff_text(view: ResultView, style: Style) -> list[str]:
     """Each layoff of a knocked hand (``LayoffView``), saying whose meld the cards joined."""
-    return [
+    said = (
         _("%(defender)s laid off %(cards)s on %(knocker)s's meld %(meld)s.")
+        if style.layoff_owner
+        else _("%(defender)s laid off %(cards)s on %(meld)s.")
+    )
+    return [
+        said
         % {
             "defender": style.name(view.defender_cards.owner),
             "cards": style.cards(layoff.cards),
