@@ -18,8 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.admin.outbox import OutboxAdmin
-from games.contract.base import Worded
-from games.contract.moderation import SeatIsComputer
+from games.contract.moderation import EmptyExtension, SeatIsComputer
 from games.models import Event, Match, Outbox, Player
 from games.services import ServiceError, automation, handle, moderation, state
 from games.services.change import change
@@ -292,12 +291,12 @@ def test_a_telegram_message_is_shown_as_the_player_reads_it_not_as_html(admin_cl
 
 def test_a_refusal_that_does_not_name_the_match_is_said_of_it(admin_client, match, monkeypatch):
     def refuse(*args: object) -> None:
-        raise ServiceError(Worded("The clock is busy."))
+        raise ServiceError(EmptyExtension())
 
     monkeypatch.setattr(moderation, "pause", refuse)
     response = act(admin_client, "match", "pause", [match])
     said = [str(message) for message in get_messages(response.wsgi_request)]
-    assert said == [f"#{match.code}: The clock is busy."]
+    assert said == [f"#{match.code}: An extension must be longer than zero."]
 
 
 def test_a_seat_a_computer_took_meanwhile_is_refused_by_the_service(match):

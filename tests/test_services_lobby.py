@@ -303,6 +303,20 @@ def test_which_match_names_a_match_where_the_move_is_legal(alice, bob, carol):
     assert f"#{discarding.code}" not in reply
 
 
+def test_a_move_legal_in_none_of_his_matches_is_refused_where_he_is_at_that_step(alice, bob, carol):
+    """A discard of a card he holds nowhere asked "Which match?" with the oldest match as
+    the example, though that one was waiting for a draw: it goes to the match that waits
+    for a discard, to be refused there with the reason."""
+    drawing = alice_to_draw_in(alice, (bob, carol))
+    discarding = alice_to_discard_in(alice, (bob, carol))
+    held = {card for match in (drawing, discarding) for card in engine_hand(match).cards_of(engine_hand(match).to_move)}
+    nowhere = next(card for card in engine_hand(drawing).stock if card not in held)
+    before = snapshot(drawing), snapshot(discarding)
+    reply = handle(alice, f"d {nowhere}", "terminal")
+    assert reply == f"Not allowed: you do not hold {nowhere}."  # said by the match that waits for a discard
+    assert (snapshot(drawing), snapshot(discarding)) == before
+
+
 def test_a_code_he_is_not_in_is_refused(match3, dave):
     assert f"not in a match #{match3.code}" in handle(dave, f"#{match3.code} status", "terminal")
 

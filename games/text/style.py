@@ -46,6 +46,7 @@ class Style:
     meld_joiner: str = " "  # SMS writes 7h-8h-9h: brackets cost two GSM-7 characters each
     bracket_melds: bool = True
     name_limit: int = 0  # 0: names in full
+    layoff_owner: bool = True  # SMS leaves it out: the knocker's melds are on the line above
     knock_limit: int = 0  # 0: every possible knock listed
 
     def text(self, text: str) -> str:
@@ -72,7 +73,7 @@ class Style:
 
 PLAIN = Style()
 RICH = Style(rich=True)
-SMS_STYLE = Style(meld_joiner="-", bracket_melds=False, name_limit=SMS_NAME, knock_limit=SMS_KNOCKS)
+SMS_STYLE = Style(meld_joiner="-", bracket_melds=False, name_limit=SMS_NAME, knock_limit=SMS_KNOCKS, layoff_owner=False)
 
 
 def style_for(channel: str) -> Style:

@@ -209,8 +209,13 @@ def layoff_text(view: ResultView, style: Style) -> list[str]:
     if view.defender_cards is None:
         return []
     defender = view.defender_cards.owner
-    return [
+    said = (
         _("%(defender)s laid off %(cards)s on %(knocker)s's meld %(meld)s.")
+        if style.layoff_owner
+        else _("%(defender)s laid off %(cards)s on %(meld)s.")
+    )
+    return [
+        said
         % {
             "defender": style.name(defender),
             "cards": style.cards(layoff.cards),

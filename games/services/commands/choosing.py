@@ -5,7 +5,9 @@ locked and read in one query, with their seats, players and current hands,
 so that choosing costs one read and the command needs no other. Only when a
 move fits several (it is his turn in each) are their hands replayed, to send
 it to the one match where it is legal (``draw`` where he must draw, not where
-he must discard) or to name such a match in the question.
+he must discard), else to the one where a move of its kind is (``d 2c`` where he
+must discard, to be told there that he holds no 2c), or to name such a match in
+the question.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Callable
 
 from games.contract import Content
 from games.contract import matches as m
-from games.engine import Role, parse_action
+from games.engine import Discard, Knock, Role, parse_action
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
@@ -25,6 +27,7 @@ Reply = Content  # what games.text.render words
 RUNNING = (Match.Status.RUNNING,)
 LOBBY = (Match.Status.LOBBY,)
 ACTIVE = (*RUNNING, *LOBBY)
+DISCARD_STEP = (Discard, Knock)  # a turn's second step; pass, take and draw are its first
 
 
 def my_seats(player: Player, statuses: tuple[str, ...] = ACTIVE, code: str | None = None) -> list[Seat]:
@@ -39,20 +42,21 @@ def my_seats(player: Player, statuses: tuple[str, ...] = ACTIVE, code: str | Non
 
 
 Fits = Callable[[Match, Seat], bool]
+Rank = Callable[[Match, Seat], int]  # how well a move suits a match: the best are kept
 
 
-def pick(player: Player, command: Command, fits: Fits, statuses: tuple[str, ...], legal: Fits | None = None) -> Seat:
+def pick(player: Player, command: Command, fits: Fits, statuses: tuple[str, ...], suits: Rank | None = None) -> Seat:
     """His seat in the one match a command is for; a player a computer plays for
     (he missed turns) takes his seat back with any command in that match."""
-    seat = choose(player, command, fits, statuses, legal)
+    seat = choose(player, command, fits, statuses, suits)
     if seat.autopilot and seat.match.status == Match.Status.RUNNING:
         presence.take_back(player, seat)
     return seat
 
 
-def choose(player: Player, command: Command, fits: Fits, statuses: tuple[str, ...], legal: Fits | None = None) -> Seat:
+def choose(player: Player, command: Command, fits: Fits, statuses: tuple[str, ...], suits: Rank | None = None) -> Seat:
     """The seat of the one match a command is for: named by ``#CODE``, or the only one it
-    fits; among several it fits, the only one where it is ``legal`` now, if one is."""
+    fits; among several it fits, those it ``suits`` best, if that is one."""
     if command.code:
         named = my_seats(player, (), code=command.code)
         if not named:
@@ -60,8 +64,9 @@ def choose(player: Player, command: Command, fits: Fits, statuses: tuple[str, ..
         return named[0]
     active = my_seats(player)
     fitting = [seat for seat in active if seat.match.status in statuses and fits(seat.match, seat)]
-    if len(fitting) > 1 and legal is not None:
-        fitting = [seat for seat in fitting if legal(seat.match, seat)] or fitting
+    if len(fitting) > 1 and suits is not None:
+        ranks = {seat.pk: suits(seat.match, seat) for seat in fitting}
+        fitting = [seat for seat in fitting if ranks[seat.pk] == max(ranks.values())]
     if len(fitting) == 1:
         return fitting[0]
     if not fitting and Match.Status.FINISHED in statuses and (last := last_finished(player)) is not None:
@@ -104,12 +109,17 @@ def any_match(match: Match, seat: Seat) -> bool:
     return True
 
 
-def playable(command: Command) -> Fits:
-    """Whether ``command``'s move is legal now in a match where it is his turn: its
-    hand replayed from the log."""
+def playable(command: Command) -> Rank:
+    """How well ``command``'s move suits a match where it is his turn, its hand replayed
+    from the log: 2 if it is legal there, 1 if it is the step of the turn he is at (a discard
+    where he must discard, of a card he may not hold), else 0."""
     action = parse_action(command.as_text())
+    discarding = isinstance(action, DISCARD_STEP)
 
-    def legal(match: Match, seat: Seat) -> bool:
-        return action in state.load_hand(match, state.hand_in_play(match)).legal_actions()
+    def suits(match: Match, seat: Seat) -> int:
+        legal = state.load_hand(match, state.hand_in_play(match)).legal_actions()
+        if action in legal:
+            return 2
+        return 1 if any(isinstance(move, DISCARD_STEP) == discarding for move in legal) else 0
 
-    return legal
+    return suits
