@@ -190,9 +190,12 @@ def test_after_his_last_match_ends_the_next_ones_news_still_shows_without_enter(
     ann, bea = terminal("ann"), terminal("bea")
     match = running_match(ann, bea)
     session = Session()
-    prompts, seen = [], []
+    prompts: list[str] = []
+    seen: dict[str, object] = {}
 
     def typist(prompt: str = "") -> str:
+        """Each step once: the refresher may wake the main thread out of any of them (what
+        it shows arrived), and the prompt then asks again."""
         prompts.append(prompt)
         if len(prompts) == 1:
             handle(bea, f"#{match.code} resign yes", "terminal")
@@ -201,12 +204,16 @@ def test_after_his_last_match_ends_the_next_ones_news_still_shows_without_enter(
         if len(prompts) == 2:
             return "new 5m"
         new = Match.objects.exclude(pk=match.pk).get(created_by=ann)
-        handle(bea, f"join {new.code}", "terminal")
-        seen.append(wait_until(lambda: f"bea joined #{new.code}." in session.text, timeout=10))
-        moderation.abort(new, "desk", "a test")
-        seen.append(wait_until(lambda: f"An admin aborted #{new.code}." in session.text, timeout=10))
+        if "joined" not in seen:
+            if not new.seats.filter(player=bea).exists():
+                handle(bea, f"join {new.code}", "terminal")
+            seen["joined"] = wait_until(lambda: f"bea joined #{new.code}." in session.text, timeout=10)
+        if "aborted" not in seen:
+            if refresh(new).status != Match.Status.ABORTED:
+                moderation.abort(new, "desk", "a test")
+            seen["aborted"] = wait_until(lambda: f"An admin aborted #{new.code}." in session.text, timeout=10)
         return "quit"
 
     play("--name", "ann", "--join", match.code, typist=typist, session=session)
     assert f"Type again to play #{match.code} again" in session.text
-    assert seen == [True, True]
+    assert seen == {"joined": True, "aborted": True}
