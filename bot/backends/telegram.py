@@ -1,10 +1,14 @@
 """Sending the outbox to Telegram through the Bot API (python-telegram-bot).
 
-A table that changes is edited in place rather than sent again, so that a chat
-shows one current table instead of a scroll of old ones; but only while it is
-the newest message in the chat (an edit far above would go unseen), and never
-for a "your move" message, because an edit makes no notification and a player
-with a day per move must be woken.
+One live table per match in each chat: a table that changes is edited in place
+rather than sent again, so that a chat shows one current table instead of a
+scroll of old ones. It is sent anew only when it must be: when it needs its
+reader (his turn: an edit makes no sound), or when other messages came after
+it (an edit far above would go unseen). Whenever a message of a match is sent
+anew, the match's previous message in the chat loses its move buttons first,
+so that only the newest table carries live ones; done before the send, it is
+harmless to repeat, and a retried delivery shows nothing twice. A message that
+asks nothing of its reader (``Outbox.silent``) is sent without a sound.
 
 Sends keep to Telegram's limits with a limiter shared by all workers; a send
 that would break them is not slept on but handed back with ``RetryLater``.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 import warnings
 from collections.abc import Awaitable, Callable
@@ -40,10 +45,9 @@ T = TypeVar("T")
 PRIVATE_CHAT = (1, 1.1)
 GROUP_CHAT = (20, 61.0)
 ALL_CHATS = (28, 1.0)
-# Messages that must notify the player, so they are always sent anew.
-NOTIFYING_KINDS = frozenset({"turn"})
 MAX_CALLBACK_DATA = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # bytes
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+MOVE_BUTTON = re.compile(r"^#\w+@\d+ ")  # a button played on one version of a table (``tables._move_buttons``)
 
 
 class TelegramBackend(Backend):
@@ -61,9 +65,12 @@ class TelegramBackend(Backend):
                 if _run(_edit, chat_id, int(previous), message.text, markup):
                     return previous
             _acquire(chat_id, new_message=True)
+            for old in with_move_buttons(message):
+                _acquire(chat_id, new_message=False)
+                _run(_strip, chat_id, int(old))
             for part in parts[:-1]:  # a message too long for one: its parts in order, the buttons on the last
-                _run(_send, chat_id, part, None)
-            return str(_run(_send, chat_id, parts[-1], markup))
+                _run(_send, chat_id, part, None, message.silent)
+            return str(_run(_send, chat_id, parts[-1], markup, message.silent))
         except RetryAfter as error:
             raise RetryLater(_seconds(error)) from error
         except Forbidden as error:
@@ -76,8 +83,9 @@ class TelegramBackend(Backend):
 
 def edit_target(message: Outbox) -> str:
     """The message_id to edit instead of sending, or "": the newest message sent
-    to this chat, if it was this recipient's message of the same ``replaces``."""
-    if not message.replaces or message.kind in NOTIFYING_KINDS:
+    to this chat, if it was this recipient's message of the same ``replaces`` and
+    the new one needs no sound."""
+    if not message.replaces or not message.silent:
         return ""
     newest = (
         Outbox.objects.filter(channel=message.channel, address=message.address, status=Outbox.Status.SENT)
@@ -90,6 +98,31 @@ def edit_target(message: Outbox) -> str:
     return ""
 
 
+def with_move_buttons(message: Outbox) -> list[str]:
+    """The message_ids in this chat still showing move buttons of ``message``'s match:
+    its latest message there, if its latest state has them (sending a new one strips
+    the one before, so there is at most one)."""
+    if message.match_id is None:
+        return []
+    latest = (
+        Outbox.objects.filter(
+            channel=message.channel,
+            address=message.address,
+            match_id=message.match_id,
+            recipient_id=message.recipient_id,
+            status__in=(Outbox.Status.SENT, Outbox.Status.DELIVERED),
+        )
+        .exclude(pk=message.pk)
+        .order_by("-sent_at", "-pk")
+        .first()
+    )
+    return [latest.external_id] if latest and latest.external_id and has_move_buttons(latest.buttons) else []
+
+
+def has_move_buttons(buttons: list[list[dict[str, str]]]) -> bool:
+    return any(MOVE_BUTTON.match(button.get("data", "")) for row in buttons for button in row)
+
+
 def keyboard(buttons: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
     rows = []
     for row in buttons:
@@ -100,10 +133,13 @@ def keyboard(buttons: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None
 
 
 def _key(button: dict[str, str]) -> InlineKeyboardButton | None:
-    """A button that opens a page in Telegram (``web_app``: the table, a Mini App), or one
-    that sends its command back (``data``); None to leave out a command too long to carry."""
+    """A button that opens a page in Telegram (``web_app``: the table, a Mini App), a link
+    (``url``: sharing an invitation), or one that sends its command back (``data``); None
+    to leave out a command too long to carry."""
     if "web_app" in button:
         return InlineKeyboardButton(button["text"], web_app=WebAppInfo(button["web_app"]))
+    if "url" in button:
+        return InlineKeyboardButton(button["text"], url=button["url"])
     data = callback_data(button["data"])
     return InlineKeyboardButton(button["text"], callback_data=data) if data else None
 
@@ -164,9 +200,21 @@ async def _edit(bot: Bot, chat_id: int, message_id: int, text: str, markup: Inli
     return True
 
 
-async def _send(bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None) -> int:
-    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+async def _send(bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, silent: bool) -> int:
+    sent = await bot.send_message(
+        chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=silent
+    )
     return sent.message_id
+
+
+async def _strip(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Take an old message's buttons away; done already, or the message gone, is as good."""
+    try:
+        await bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+    except BadRequest as error:
+        reason = error.message.lower()
+        if "message is not modified" not in reason and not any(gone in reason for gone in GONE):
+            raise
 
 
 def _seconds(error: RetryAfter) -> float:

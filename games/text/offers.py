@@ -9,9 +9,13 @@ rematch carries its command.
 
 from __future__ import annotations
 
+from datetime import datetime
 from functools import singledispatch
+from html import escape
+from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from games.contract import Content
 from games.contract.lists import HelpView
@@ -60,3 +64,51 @@ def offer_line(content: Content) -> str:
     if isinstance(content, ResultView) and content.game_winner:
         return _("To play again with the same players: again")
     return ""
+
+
+# The zones offered to a Telegram player with his first table, those of his language
+# first: a tap sets his zone (``tz``), so that deadlines read in his own time.
+ZONES_OF_LANGUAGE = {
+    "en": ("Europe/London", "America/New_York", "America/Los_Angeles"),
+    "he": ("Asia/Jerusalem",),
+    "lt": ("Europe/Vilnius",),
+    "mk": ("Europe/Skopje",),
+    "mr": ("Asia/Kolkata",),
+    "ms": ("Asia/Kuala_Lumpur",),
+}
+OTHER_ZONES = ("Europe/London", "America/New_York", "Asia/Kolkata", "Europe/Berlin", "Asia/Jerusalem")
+ZONES_OFFERED = 6
+CITIES = {
+    "Europe/London": gettext_lazy("London"),
+    "America/New_York": gettext_lazy("New York"),
+    "America/Los_Angeles": gettext_lazy("Los Angeles"),
+    "Asia/Jerusalem": gettext_lazy("Jerusalem"),
+    "Europe/Vilnius": gettext_lazy("Vilnius"),
+    "Europe/Skopje": gettext_lazy("Skopje"),
+    "Asia/Kolkata": gettext_lazy("Kolkata"),
+    "Asia/Kuala_Lumpur": gettext_lazy("Kuala Lumpur"),
+    "Europe/Berlin": gettext_lazy("Berlin"),
+}
+
+
+def zone_choice(language: str, now: datetime) -> Buttons:
+    """One tap to name his time zone: his language's zones, then others, three a row,
+    each with its offset from UTC now (``Vilnius UTC+2``)."""
+    zones = list(dict.fromkeys((*ZONES_OF_LANGUAGE.get(language, ()), *OTHER_ZONES)))[:ZONES_OFFERED]
+    buttons = [{"text": f"{CITIES[zone]} {_utc_offset(zone, now)}", "data": f"tz {zone}"} for zone in zones]
+    return [buttons[start : start + 3] for start in range(0, len(buttons), 3)]
+
+
+def zone_question(zone: str) -> str:
+    """What the zone buttons ask, in Telegram's HTML."""
+    question = _("Deadlines are told in %(zone)s time. Tap your zone, or type tz and its name (tz Europe/Skopje).")
+    return escape(question % {"zone": zone}, quote=False)
+
+
+def _utc_offset(zone: str, now: datetime) -> str:
+    """``UTC+2``, ``UTC-7``, ``UTC+5:30``."""
+    offset = now.astimezone(ZoneInfo(zone)).utcoffset()
+    minutes = round(offset.total_seconds() / 60) if offset is not None else 0
+    sign = "+" if minutes >= 0 else "-"
+    hours, rest = divmod(abs(minutes), 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
