@@ -1,5 +1,8 @@
 """What both transports and the backend share: the Bot API's address, the bot's
-name, and the command list Telegram shows in its menu."""
+name, and how the bot introduces itself: the command menus Telegram shows (a full
+one in private chats, a short one in groups) and the bot's descriptions (what
+gin3 is and how to start, on the empty chat a newcomer first sees), each in every
+language gin3 speaks."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_noop as _
-from telegram import Bot, BotCommand
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats
 from telegram.error import TelegramError
 
 from games.text import links
@@ -38,6 +41,24 @@ MENU = (
     ("resign", _("Give a match up")),
     ("lang", _("Reply language: en mk he lt mr ms")),
 )
+
+
+# In a group only ``group CODE`` acts (cards are private); help there says so.
+GROUP_MENU = (
+    ("group", _("Follow a match in this group: group CODE")),
+    ("help", _("How to play: in a private chat with the bot")),
+)
+# "What can this bot do?", on the empty chat before Start (at most 512 characters),
+# and the short line on the bot's profile and in shared links (at most 120).
+DESCRIPTION = _(
+    "gin3 is gin rummy for three, played a move at a time: the box plays alone against a team, "
+    "whose captain plays the hand while the sitter advises him. Press Start, then type new for a "
+    "match of your own and share its invitation, or play at once against two computer players "
+    "(new, then bot twice). help says what you can do at each moment."
+)
+SHORT_DESCRIPTION = _("Gin rummy for three, a move at a time. Press Start, then type new.")
+MAX_DESCRIPTION = 512
+MAX_SHORT_DESCRIPTION = 120
 
 
 def base_url() -> str:
@@ -68,19 +89,40 @@ async def _get_username() -> str:
         return bot.username
 
 
-def menu(language: str) -> list[BotCommand]:
+def menu(language: str, commands: tuple[tuple[str, str], ...] = MENU) -> list[BotCommand]:
     """The menu's commands with their descriptions in ``language``."""
     with translation.override(language):
-        return [BotCommand(name, gettext(description)) for name, description in MENU]
+        return [BotCommand(name, gettext(description)) for name, description in commands]
+
+
+def in_language(text: str, language: str) -> str:
+    with translation.override(language):
+        return gettext(text)
+
+
+def _languages() -> list[tuple[str, str | None]]:
+    """Each language gin3 speaks and the code Telegram registers it under: English, the
+    default, under none, so that a user of any other language gets it."""
+    return [(code, None if code == settings.LANGUAGE_CODE else code) for code, _name in settings.LANGUAGES]
 
 
 async def register_commands(bot: Bot) -> None:
-    """Show the commands in Telegram's menu, once per language gin3 speaks.
+    """Show the commands in Telegram's menu, once per language gin3 speaks: the full
+    list everywhere, and in groups the short one.
 
     Telegram shows each user the list registered for his app's language, and
     the list without a language code (English) to everyone else.
     """
-    await bot.set_my_commands(menu(settings.LANGUAGE_CODE))
-    for language, _name in settings.LANGUAGES:
-        if language != settings.LANGUAGE_CODE:
-            await bot.set_my_commands(menu(language), language_code=language)
+    groups = BotCommandScopeAllGroupChats()
+    for language, code in _languages():
+        await bot.set_my_commands(menu(language), language_code=code)
+        await bot.set_my_commands(menu(language, GROUP_MENU), scope=groups, language_code=code)
+
+
+async def introduce(bot: Bot) -> None:
+    """The command menus and the bot's descriptions, in every language gin3 speaks:
+    what a newcomer reads before he has typed anything."""
+    await register_commands(bot)
+    for language, code in _languages():
+        await bot.set_my_description(in_language(DESCRIPTION, language), language_code=code)
+        await bot.set_my_short_description(in_language(SHORT_DESCRIPTION, language), language_code=code)

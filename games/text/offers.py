@@ -1,10 +1,13 @@
 """What a message offers to do next: a button on Telegram, a line to type elsewhere.
 
-A button only carries a command that can be typed (docs/protocol.md). Help offers a
-player in no match to find one or open one (in a match, the table's buttons are
-the ones he needs); the final result of a match offers to play it again; an
-offer of the lobby (a computer player for a match that waits too long) or of a
-rematch carries its command.
+A button only carries a command that can be typed (docs/protocol.md), or a link.
+Help offers a player in no match to find one or open one (in a match, the table's
+buttons are the ones he needs); a match that waits for players offers a computer
+player and, to its maker, a way to share the invitation; every final result of a
+match offers to play it again; ``resign`` is confirmed by a button; an offer of the
+lobby (a computer player for a match that waits too long) or of a rematch carries
+its command. Where a button does what a sentence would ask him to type, Telegram
+reads a shorter sentence (``button_words``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from functools import singledispatch
 from html import escape
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from django.utils.translation import gettext as _
@@ -19,13 +23,24 @@ from django.utils.translation import gettext_lazy
 
 from games.contract import Content
 from games.contract.lists import HelpView
-from games.contract.matches import ComputerOffer
+from games.contract.matches import (
+    ComputerOffer,
+    ConfirmResign,
+    MatchCreated,
+    Resigned,
+    YouJoined,
+    YouOpened,
+    YouResigned,
+)
 from games.contract.rematch import RematchOffer
 from games.contract.tables import ResultView
+
+from .links import join_link
 
 # What help's buttons carry: commands, typed as they are in every language.
 FIND_A_MATCH = "join any"
 OPEN_A_MATCH = "new open"
+CONFIRM_RESIGN = "resign yes"
 
 Buttons = list[list[dict[str, str]]]
 
@@ -45,17 +60,77 @@ def _help_buttons(content: HelpView) -> Buttons:
 
 @offer_buttons.register
 def _result_buttons(content: ResultView) -> Buttons:
-    return [[{"text": _("Play again"), "data": f"#{content.code} again"}]] if content.game_winner else []
+    return [[_play_again(content.code)]] if content.game_winner else []
 
 
 @offer_buttons.register
 def _computer_offer_buttons(content: ComputerOffer) -> Buttons:
-    return [[{"text": _("Add a computer player"), "data": f"#{content.code} bot"}]]
+    return [[_add_computer(content.code)]]
+
+
+@offer_buttons.register
+def _created_buttons(content: MatchCreated) -> Buttons:
+    share = _share(content.code)
+    return [[_add_computer(content.code), *([share] if share else [])]]
+
+
+@offer_buttons.register
+def _joined_buttons(content: YouJoined) -> Buttons:
+    return [] if content.started else [[_add_computer(content.code)]]
+
+
+@offer_buttons.register
+def _opened_buttons(content: YouOpened) -> Buttons:
+    return [[_add_computer(content.code)]]
+
+
+@offer_buttons.register
+def _confirm_resign_buttons(content: ConfirmResign) -> Buttons:
+    return [
+        [{"text": _("Yes, resign #%(code)s") % {"code": content.code}, "data": f"#{content.code} {CONFIRM_RESIGN}"}]
+    ]
+
+
+@offer_buttons.register(YouResigned)
+@offer_buttons.register(Resigned)
+def _resigned_buttons(content: YouResigned | Resigned) -> Buttons:
+    return [[_play_again(content.code)]]
+
+
+def _add_computer(code: str) -> dict[str, str]:
+    return {"text": _("Add a computer player"), "data": f"#{code} bot"}
+
+
+def _play_again(code: str) -> dict[str, str]:
+    return {"text": _("Play again"), "data": f"#{code} again"}
+
+
+def _share(code: str) -> dict[str, str] | None:
+    """Telegram's share sheet with the invitation: the friend taps the link and is seated."""
+    link = join_link(code)
+    if not link:
+        return None
+    text = _("Play gin rummy with me: match #%(code)s") % {"code": code}
+    return {
+        "text": _("Share the invitation"),
+        "url": "https://t.me/share/url?" + urlencode({"url": link, "text": text}),
+    }
+
+
+@singledispatch
+def button_words(content: Content) -> str:
+    """What Telegram says instead of the sentence, where a button does what it asks to type; "" if the same."""
+    return ""
+
+
+@button_words.register
+def _confirm_resign_words(content: ConfirmResign) -> str:
+    return _("Resigning ends #%(code)s for all three, and you lose it. Are you sure?") % {"code": content.code}
 
 
 @offer_buttons.register
 def _rematch_offer_buttons(content: RematchOffer) -> Buttons:
-    return [[{"text": _("Play again"), "data": f"#{content.code} again"}]]
+    return [[_play_again(content.code)]]
 
 
 def offer_line(content: Content) -> str:
