@@ -28,6 +28,7 @@ from datetime import timedelta
 from typing import TypeVar
 
 from django.conf import settings
+from django.db.models import Q
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import InlineKeyboardButtonLimit, MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter
@@ -47,6 +48,10 @@ GROUP_CHAT = (20, 61.0)
 ALL_CHATS = (28, 1.0)
 MAX_CALLBACK_DATA = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # bytes
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+TABLE_KEY = "table:"  # play.table_key: a table of a match
+# A table sent without the key (a move made for him, news a newer table must not replace
+# while it waits), and what ends a table's life: a hand's result, a match's end.
+TABLE_ENDS = (Outbox.Kind.MOVED, Outbox.Kind.RESULT, Outbox.Kind.OVER)
 MOVE_BUTTON = re.compile(r"^#\w+@\d+ ")  # a button played on one version of a table (``tables._move_buttons``)
 
 
@@ -64,10 +69,10 @@ class TelegramBackend(Backend):
                 _acquire(chat_id, new_message=False)
                 if _run(_edit, chat_id, int(previous), message.text, markup):
                     return previous
-            _acquire(chat_id, new_message=True)
             for old in with_move_buttons(message):
                 _acquire(chat_id, new_message=False)
                 _run(_strip, chat_id, int(old))
+            _acquire(chat_id, new_message=True)  # just before the send, so that it arrives when it was counted
             for part in parts[:-1]:  # a message too long for one: its parts in order, the buttons on the last
                 _run(_send, chat_id, part, None, message.silent)
             return str(_run(_send, chat_id, parts[-1], markup, message.silent))
@@ -82,10 +87,11 @@ class TelegramBackend(Backend):
 
 
 def edit_target(message: Outbox) -> str:
-    """The message_id to edit instead of sending, or "": the newest message sent
-    to this chat, if it was this recipient's message of the same ``replaces`` and
-    the new one needs no sound."""
-    if not message.replaces or not message.silent:
+    """The message_id to edit instead of sending, or "": the newest message sent to
+    this chat, if the new one needs no sound and takes its place: a newer table of the
+    same ``replaces``, or the result of the hand that table showed (to the player who
+    ended it, who is reading, or to the sitter, who sat it out)."""
+    if not message.silent or not (message.replaces or message.kind == Outbox.Kind.RESULT):
         return ""
     newest = (
         Outbox.objects.filter(channel=message.channel, address=message.address, status=Outbox.Status.SENT)
@@ -93,30 +99,35 @@ def edit_target(message: Outbox) -> str:
         .order_by("-sent_at", "-pk")
         .first()
     )
-    if newest and newest.replaces == message.replaces and newest.recipient_id == message.recipient_id:
-        return newest.external_id
-    return ""
+    if newest is None or newest.recipient_id != message.recipient_id:
+        return ""
+    if message.replaces:
+        return newest.external_id if newest.replaces == message.replaces else ""
+    ends_its_table = newest.match_id == message.match_id and newest.replaces.startswith(TABLE_KEY)
+    return newest.external_id if ends_its_table else ""
 
 
 def with_move_buttons(message: Outbox) -> list[str]:
-    """The message_ids in this chat still showing move buttons of ``message``'s match:
-    its latest message there, if its latest state has them (sending a new one strips
-    the one before, so there is at most one)."""
-    if message.match_id is None:
+    """The message_ids in this chat to take the move buttons off before ``message`` is
+    sent: if it takes the place of its match's table (a newer table, the hand's result,
+    the match's end), the match's previous table, if its latest state has them. Talk,
+    joins or the answer to ``score`` leave the table as it is, buttons and all."""
+    if message.match_id is None or not _takes_the_tables_place(message):
         return []
-    latest = (
-        Outbox.objects.filter(
-            channel=message.channel,
-            address=message.address,
-            match_id=message.match_id,
-            recipient_id=message.recipient_id,
-            status__in=(Outbox.Status.SENT, Outbox.Status.DELIVERED),
-        )
-        .exclude(pk=message.pk)
-        .order_by("-sent_at", "-pk")
-        .first()
+    tables = Outbox.objects.filter(
+        Q(replaces__startswith=TABLE_KEY) | Q(kind__in=TABLE_ENDS),
+        channel=message.channel,
+        address=message.address,
+        match_id=message.match_id,
+        recipient_id=message.recipient_id,
+        status__in=(Outbox.Status.SENT, Outbox.Status.DELIVERED),
     )
+    latest = tables.exclude(pk=message.pk).order_by("-sent_at", "-pk").first()
     return [latest.external_id] if latest and latest.external_id and has_move_buttons(latest.buttons) else []
+
+
+def _takes_the_tables_place(message: Outbox) -> bool:
+    return message.replaces.startswith(TABLE_KEY) or message.kind in TABLE_ENDS
 
 
 def has_move_buttons(buttons: list[list[dict[str, str]]]) -> bool:
