@@ -542,6 +542,11 @@ class Outbox(models.Model):
     kind = models.CharField(verbose_name=_("kind"), max_length=20)
     text = models.TextField(verbose_name=_("text"))
     buttons = models.JSONField(verbose_name=_("buttons"), default=list, blank=True)
+    silent = models.BooleanField(
+        verbose_name=_("silent"),
+        default=False,
+        help_text=_("Sent without a sound where the platform allows it: it asks nothing of its reader."),
+    )
     replaces = models.CharField(
         verbose_name=_("replaces"),
         max_length=40,

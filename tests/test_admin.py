@@ -417,11 +417,11 @@ def test_a_message_that_may_show_cards_is_hidden_while_the_match_runs(admin_clie
 
 
 def test_a_reply_showing_his_cards_stays_hidden_after_his_seat_goes_to_a_computer(admin_client, match, ann):
-    """A reply names no match: it was hidden only while its reader sat in a running
-    match, so once a moderator gave his seat to a computer, the hand he had been
-    dealt, still in play, was on the desk."""
+    """A reply was hidden only while its reader sat in a running match, so once a
+    moderator gave his seat to a computer, the hand he had been dealt, still in play,
+    was on the desk."""
     handle(ann, "status", "terminal")
-    reply = Outbox.objects.filter(recipient=ann, match=None).latest("pk")
+    reply = Outbox.objects.filter(recipient=ann, kind=Outbox.Kind.REPLY).latest("pk")
     with change():
         hand = load_table(match.pk).hand
     assert any(str(card) in reply.text for card in hand.box + hand.captain)  # hers, or the captain's she advises

@@ -7,6 +7,11 @@ channel would send it, is compared with the transcript checked in under
 tests/golden/. Any change to what players read then shows in review as a
 change to those files. To accept a change on purpose, run the tests with
 ``GIN3_UPDATE_GOLDEN=1`` and read the diff.
+
+On Telegram what a player reads also depends on how each message arrives: as a new
+message, with a sound or silent, or as an edit of his live table; and which old
+message loses its buttons. The Telegram transcripts say so for each message, as the
+Telegram backend decides it (``TelegramChats``).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
+from bot.backends.telegram import edit_target, with_move_buttons
 from games.engine import DECK, Roles, format_cards, parse_cards, stacked_deck
 from games.models import Outbox, Player
 from games.services import handle, matches, play, state
@@ -91,6 +97,7 @@ def play_script(channel: str, language: str, monkeypatch) -> dict[str, list[str]
     alice, bob, carol = players_on(channel, language)
     read: dict[int, list[str]] = {player.pk: [] for player in (alice, bob, carol)}
     seen = {"outbox": 0}
+    chats = TelegramChats() if channel == "telegram" else None
 
     def say(player: Player, text: str) -> None:
         clock.tick()
@@ -100,8 +107,9 @@ def play_script(channel: str, language: str, monkeypatch) -> dict[str, list[str]
             read[player.pk].append(f"[reply] {reply}")
         for message in Outbox.objects.filter(pk__gt=seen["outbox"]).order_by("pk"):
             seen["outbox"] = message.pk
+            how = chats.deliver(message) if chats is not None else ""
             if message.recipient_id in read:
-                read[message.recipient_id].append(transcribed(message))
+                read[message.recipient_id].append(transcribed(message, how))
 
     say(alice, "new 5m")
     say(bob, f"join {CODE}")
@@ -132,9 +140,35 @@ def play_script(channel: str, language: str, monkeypatch) -> dict[str, list[str]
     return {names[pk]: lines for pk, lines in read.items()}
 
 
-def transcribed(message: Outbox) -> str:
+class TelegramChats:
+    """Each message delivered as the Telegram backend decides (``bot.backends.telegram``),
+    without the Bot API: an edit of the live table, or a new message with or without a
+    sound, taking the buttons off the match's message before it."""
+
+    def __init__(self) -> None:
+        self.next_id: dict[str, int] = {}
+
+    def deliver(self, message: Outbox) -> str:
+        edited = edit_target(message)
+        if edited:
+            self._sent(message, edited)
+            return f"edits message {edited}"
+        stripped = with_move_buttons(message)
+        number = self.next_id.get(message.address, 1)
+        self.next_id[message.address] = number + 1
+        self._sent(message, str(number))
+        how = f"new message {number}, " + ("silent" if message.silent else "sounds")
+        return how + "".join(f", buttons off message {old}" for old in stripped)
+
+    def _sent(self, message: Outbox, external_id: str) -> None:
+        Outbox.objects.filter(pk=message.pk).update(
+            status=Outbox.Status.SENT, external_id=external_id, sent_at=timezone.now()
+        )
+
+
+def transcribed(message: Outbox, how: str = "") -> str:
     buttons = " | ".join(button["text"] for row in message.buttons for button in row)
-    shown = f"[{message.kind}] {message.text}"
+    shown = f"[{message.kind}{', ' + how if how else ''}] {message.text}"
     return shown + (f"\n    buttons: {buttons}" if buttons else "")
 
 

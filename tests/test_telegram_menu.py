@@ -1,16 +1,20 @@
-"""Telegram's command menu in the player's language: one list per language that gin3
-speaks, registered with ``setMyCommands(language_code=...)``, and the English list
-without a language code for everyone else; the real python-telegram-bot talks to the
-fake Bot API over HTTP, as the other Telegram tests do.
+"""How the bot introduces itself on Telegram, in the player's language: the command
+menu (one list per language that gin3 speaks, registered with
+``setMyCommands(language_code=...)``, and the English list without a language code
+for everyone else; a short one in groups), and the descriptions a newcomer reads
+before he presses Start. The real python-telegram-bot talks to the fake Bot API over
+HTTP, as the other Telegram tests do.
 
-Why: Telegram shows the menu before a player has typed anything, so the language of
-his Telegram app is all there is to go by; a menu in English is the first thing a
-Hebrew or Marathi speaker would read.
+Why: Telegram shows the menu and the description before a player has typed anything,
+so the language of his Telegram app is all there is to go by; a menu in English is the
+first thing a Hebrew or Marathi speaker would read, and an empty "What can this bot
+do?" tells a newcomer nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import pytest
@@ -38,6 +42,11 @@ async def _register(tg) -> None:
         await client.register_commands(bot)
 
 
+async def _introduce(tg) -> None:
+    async with tg.bot() as bot:
+        await client.introduce(bot)
+
+
 def _descriptions(commands: list[dict]) -> dict[str, str]:
     return {command["command"]: command["description"] for command in commands}
 
@@ -62,19 +71,58 @@ def test_each_language_gets_its_own_menu_in_its_own_words(tg, language):
         assert all(words in translated[name] for words in typed), f"{language}: /{name} lost what players type"
 
 
-def test_the_menus_are_registered_once_per_language_and_once_without_one(tg):
+GROUPS = {"type": "all_group_chats"}
+
+
+def test_the_menus_are_registered_once_per_language_and_once_without_one_in_each_scope(tg):
     asyncio.run(_register(tg))
-    codes = [params.get("language_code", "") for method, params in tg.calls if method.lower() == "setmycommands"]
-    assert sorted(codes) == sorted(["", *LANGUAGES])
-    assert settings.LANGUAGE_CODE not in codes, "English is the default list, not a language of its own"
+    registered = [
+        (json.dumps(params.get("scope", {}), sort_keys=True), params.get("language_code", ""))
+        for method, params in tg.calls
+        if method.lower() == "setmycommands"
+    ]
+    for scope in ({}, GROUPS):
+        codes = [code for key, code in registered if key == json.dumps(scope, sort_keys=True)]
+        assert sorted(codes) == sorted(["", *LANGUAGES]), scope
+    assert settings.LANGUAGE_CODE not in {code for _scope, code in registered}, "English is the default list"
 
 
-def test_the_polling_bot_registers_every_menu_when_it_starts(tg, monkeypatch):
+@pytest.mark.parametrize("language", ["", *LANGUAGES])
+def test_groups_get_a_short_menu_of_what_works_there_in_their_language(tg, language):
+    """In a group only ``group CODE`` acts: 17 commands that each answer "cards are private" were noise."""
+    asyncio.run(_register(tg))
+    group_menu = tg.commands_for(GROUPS, language_code=language)
+    assert [command["command"] for command in group_menu] == ["group", "help"]
+    with translation.override(language or settings.LANGUAGE_CODE):
+        assert _descriptions(group_menu) == {name: translation.gettext(text) for name, text in offers.GROUP_MENU}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_bot_describes_itself_in_each_language_within_telegrams_limits(tg, language):
+    asyncio.run(_introduce(tg))
+    english, short_english = tg.description_for(), tg.description_for(short=True)
+    assert "new" in english and len(english) <= offers.MAX_DESCRIPTION
+    assert len(short_english) <= offers.MAX_SHORT_DESCRIPTION
+    described, short = tg.description_for(language), tg.description_for(language, short=True)
+    assert described and described != english, f"{language}: the description is in English"
+    assert short and short != short_english, f"{language}: the short description is in English"
+    assert len(described) <= offers.MAX_DESCRIPTION and len(short) <= offers.MAX_SHORT_DESCRIPTION
+    assert "new" in described and "new" in short, f"{language}: the command to type is kept as typed"
+
+
+@pytest.mark.django_db
+def test_settelegramprofile_sets_the_menus_and_descriptions(tg):
+    call_command("settelegramprofile")
+    assert all(tg.description_for(language) for language in LANGUAGES)
+    assert all(tg.commands_for(GROUPS, language_code=language) for language in LANGUAGES)
+
+
+def test_the_polling_bot_introduces_itself_when_it_starts(tg, monkeypatch):
     bot = PollingBot(monkeypatch).start()
     try:
         deadline = time.monotonic() + 10
-        while not all(tg.commands_for(language_code=language) for language in LANGUAGES):
-            assert time.monotonic() < deadline, "the polling bot did not register a menu per language"
+        while not all(tg.description_for(language, short=True) for language in LANGUAGES):
+            assert time.monotonic() < deadline, "the polling bot did not describe itself in every language"
             time.sleep(0.05)
     finally:
         bot.stop()
@@ -82,9 +130,10 @@ def test_the_polling_bot_registers_every_menu_when_it_starts(tg, monkeypatch):
 
 
 @pytest.mark.django_db
-def test_setting_the_webhook_registers_every_menu(tg):
+def test_setting_the_webhook_introduces_the_bot(tg):
     call_command("settelegramwebhook", "https://gin3.example.org/")
     assert all(tg.commands_for(language_code=language) for language in LANGUAGES)
+    assert all(tg.description_for(language) for language in LANGUAGES)
 
 
 def test_the_fake_refuses_a_language_code_the_bot_api_refuses(tg):

@@ -48,7 +48,7 @@ TYPED = [
     re.compile(r"\b(?:gin|undercut) (?:N\b|\d+)"),  # the options of new: "new undercut 15"
 ]
 # Labels of Telegram buttons, which carry the command itself: a label may be translated.
-BUTTON_LABELS = {"take", "draw", "pass", "accept %(move)s"}
+BUTTON_LABELS = {"take", "draw", "pass", "accept %(move)s", "knock %(card)s (%(count)s)"}
 # Where a msgid uses a command word as the English verb, not as what to type: the
 # translation says the verb in its own language.
 AS_PROSE = {

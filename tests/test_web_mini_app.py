@@ -12,7 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext
 from telegram import WebAppInfo
 
-from bot.backends.telegram import keyboard
+from bot.backends.telegram import MOVE_BUTTON, keyboard
 from games.models import Match
 from games.services import handle
 from games.services.players import telegram_player
@@ -42,7 +42,12 @@ def mini_app(settings):
 
 
 def tables_to(tg: FakeTelegram, user_id: int):
-    return [message for message in tg.messages_to(user_id) if message.callback_data or message.web_apps]
+    """His tables: what carries a move or the Mini App (not the zone choice, nor the offer of a computer player)."""
+    return [
+        message
+        for message in tg.messages_to(user_id)
+        if message.web_apps or any(MOVE_BUTTON.match(data) for data in message.callback_data)
+    ]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,10 +1,14 @@
 """Sending the outbox to Telegram through the Bot API (python-telegram-bot).
 
-A table that changes is edited in place rather than sent again, so that a chat
-shows one current table instead of a scroll of old ones; but only while it is
-the newest message in the chat (an edit far above would go unseen), and never
-for a "your move" message, because an edit makes no notification and a player
-with a day per move must be woken.
+One live table per match in each chat: a table that changes is edited in place
+rather than sent again, so that a chat shows one current table instead of a
+scroll of old ones. It is sent anew only when it must be: when it needs its
+reader (his turn: an edit makes no sound), or when other messages came after
+it (an edit far above would go unseen). Whenever a message of a match is sent
+anew, the match's previous message in the chat loses its move buttons first,
+so that only the newest table carries live ones; done before the send, it is
+harmless to repeat, and a retried delivery shows nothing twice. A message that
+asks nothing of its reader (``Outbox.silent``) is sent without a sound.
 
 Sends keep to Telegram's limits with a limiter shared by all workers; a send
 that would break them is not slept on but handed back with ``RetryLater``.
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import threading
 import warnings
 from collections.abc import Awaitable, Callable
@@ -23,6 +28,7 @@ from datetime import timedelta
 from typing import TypeVar
 
 from django.conf import settings
+from django.db.models import Q
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from telegram.constants import InlineKeyboardButtonLimit, MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, RetryAfter
@@ -40,10 +46,13 @@ T = TypeVar("T")
 PRIVATE_CHAT = (1, 1.1)
 GROUP_CHAT = (20, 61.0)
 ALL_CHATS = (28, 1.0)
-# Messages that must notify the player, so they are always sent anew.
-NOTIFYING_KINDS = frozenset({"turn"})
 MAX_CALLBACK_DATA = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # bytes
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
+TABLE_KEY = "table:"  # play.table_key: a table of a match
+# A table sent without the key (a move made for him, news a newer table must not replace
+# while it waits), and what ends a table's life: a hand's result, a match's end.
+TABLE_ENDS = (Outbox.Kind.MOVED, Outbox.Kind.RESULT, Outbox.Kind.OVER)
+MOVE_BUTTON = re.compile(r"^#\w+@\d+ ")  # a button played on one version of a table (``tables._move_buttons``)
 
 
 class TelegramBackend(Backend):
@@ -60,10 +69,13 @@ class TelegramBackend(Backend):
                 _acquire(chat_id, new_message=False)
                 if _run(_edit, chat_id, int(previous), message.text, markup):
                     return previous
-            _acquire(chat_id, new_message=True)
+            for old in with_move_buttons(message):
+                _acquire(chat_id, new_message=False)
+                _run(_strip, chat_id, int(old))
+            _acquire(chat_id, new_message=True)  # just before the send, so that it arrives when it was counted
             for part in parts[:-1]:  # a message too long for one: its parts in order, the buttons on the last
-                _run(_send, chat_id, part, None)
-            return str(_run(_send, chat_id, parts[-1], markup))
+                _run(_send, chat_id, part, None, message.silent)
+            return str(_run(_send, chat_id, parts[-1], markup, message.silent))
         except RetryAfter as error:
             raise RetryLater(_seconds(error)) from error
         except Forbidden as error:
@@ -75,9 +87,11 @@ class TelegramBackend(Backend):
 
 
 def edit_target(message: Outbox) -> str:
-    """The message_id to edit instead of sending, or "": the newest message sent
-    to this chat, if it was this recipient's message of the same ``replaces``."""
-    if not message.replaces or message.kind in NOTIFYING_KINDS:
+    """The message_id to edit instead of sending, or "": the newest message sent to
+    this chat, if the new one needs no sound and takes its place: a newer table of the
+    same ``replaces``, or the result of the hand that table showed (to the player who
+    ended it, who is reading, or to the sitter, who sat it out)."""
+    if not message.silent or not (message.replaces or message.kind == Outbox.Kind.RESULT):
         return ""
     newest = (
         Outbox.objects.filter(channel=message.channel, address=message.address, status=Outbox.Status.SENT)
@@ -85,9 +99,39 @@ def edit_target(message: Outbox) -> str:
         .order_by("-sent_at", "-pk")
         .first()
     )
-    if newest and newest.replaces == message.replaces and newest.recipient_id == message.recipient_id:
-        return newest.external_id
-    return ""
+    if newest is None or newest.recipient_id != message.recipient_id:
+        return ""
+    if message.replaces:
+        return newest.external_id if newest.replaces == message.replaces else ""
+    ends_its_table = newest.match_id == message.match_id and newest.replaces.startswith(TABLE_KEY)
+    return newest.external_id if ends_its_table else ""
+
+
+def with_move_buttons(message: Outbox) -> list[str]:
+    """The message_ids in this chat to take the move buttons off before ``message`` is
+    sent: if it takes the place of its match's table (a newer table, the hand's result,
+    the match's end), the match's previous table, if its latest state has them. Talk,
+    joins or the answer to ``score`` leave the table as it is, buttons and all."""
+    if message.match_id is None or not _takes_the_tables_place(message):
+        return []
+    tables = Outbox.objects.filter(
+        Q(replaces__startswith=TABLE_KEY) | Q(kind__in=TABLE_ENDS),
+        channel=message.channel,
+        address=message.address,
+        match_id=message.match_id,
+        recipient_id=message.recipient_id,
+        status__in=(Outbox.Status.SENT, Outbox.Status.DELIVERED),
+    )
+    latest = tables.exclude(pk=message.pk).order_by("-sent_at", "-pk").first()
+    return [latest.external_id] if latest and latest.external_id and has_move_buttons(latest.buttons) else []
+
+
+def _takes_the_tables_place(message: Outbox) -> bool:
+    return message.replaces.startswith(TABLE_KEY) or message.kind in TABLE_ENDS
+
+
+def has_move_buttons(buttons: list[list[dict[str, str]]]) -> bool:
+    return any(MOVE_BUTTON.match(button.get("data", "")) for row in buttons for button in row)
 
 
 def keyboard(buttons: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
@@ -100,10 +144,13 @@ def keyboard(buttons: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None
 
 
 def _key(button: dict[str, str]) -> InlineKeyboardButton | None:
-    """A button that opens a page in Telegram (``web_app``: the table, a Mini App), or one
-    that sends its command back (``data``); None to leave out a command too long to carry."""
+    """A button that opens a page in Telegram (``web_app``: the table, a Mini App), a link
+    (``url``: sharing an invitation), or one that sends its command back (``data``); None
+    to leave out a command too long to carry."""
     if "web_app" in button:
         return InlineKeyboardButton(button["text"], web_app=WebAppInfo(button["web_app"]))
+    if "url" in button:
+        return InlineKeyboardButton(button["text"], url=button["url"])
     data = callback_data(button["data"])
     return InlineKeyboardButton(button["text"], callback_data=data) if data else None
 
@@ -164,9 +211,21 @@ async def _edit(bot: Bot, chat_id: int, message_id: int, text: str, markup: Inli
     return True
 
 
-async def _send(bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None) -> int:
-    sent = await bot.send_message(chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup)
+async def _send(bot: Bot, chat_id: int, text: str, markup: InlineKeyboardMarkup | None, silent: bool) -> int:
+    sent = await bot.send_message(
+        chat_id, text, parse_mode=ParseMode.HTML, reply_markup=markup, disable_notification=silent
+    )
     return sent.message_id
+
+
+async def _strip(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Take an old message's buttons away; done already, or the message gone, is as good."""
+    try:
+        await bot.edit_message_reply_markup(chat_id=chat_id, message_id=message_id, reply_markup=None)
+    except BadRequest as error:
+        reason = error.message.lower()
+        if "message is not modified" not in reason and not any(gone in reason for gone in GONE):
+            raise
 
 
 def _seconds(error: RetryAfter) -> float:

@@ -33,7 +33,7 @@ from bot.unavailable import UNAVAILABLE
 from games import heartbeat
 from games.text.links import remember_bot_username
 
-from .client import make_bot, register_commands
+from .client import introduce, make_bot
 from .updates import ALLOWED_UPDATES, NotAnUpdate, PressAnswer, process
 
 log = logging.getLogger(__name__)
@@ -54,10 +54,11 @@ def build_application() -> Bot:
 
 
 async def serve(bot: Bot, stop: asyncio.Event, poll_timeout: int = POLL_TIMEOUT) -> None:
-    """Poll until ``stop`` is set: register the menu, then hand on every update."""
+    """Poll until ``stop`` is set: introduce the bot (its menus and descriptions), then
+    hand on every update."""
     async with bot:
         remember_bot_username(bot.username)
-        await register_commands(bot)
+        await introduce(bot)
         await bot.delete_webhook()  # getUpdates is refused while a webhook is set
         log.info("@%s is polling %s", bot.username, settings.TELEGRAM_API_URL)
         with contextlib.suppress(Stopped):

@@ -121,7 +121,7 @@ def _press(query: CallbackQuery, key: str) -> PressAnswer:
     data = query.data or ""
     with translation.override(player.language):
         answer = said(press(data))
-    if not handle(player, data, CHANNEL, update_key=key, pressed=True):
+    if not handle(player, data, CHANNEL, update_key=key):
         answer = ""  # a press delivered twice: the first one was answered
     return PressAnswer(query.id, answer[:MAX_ANSWER])
 

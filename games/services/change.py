@@ -54,6 +54,10 @@ class Work:
         known = self._matches.get(match_id)
         return known[0] if known else None
 
+    def tracked_code(self, code: str) -> Match | None:
+        """The match of that code locked in this change, if one is."""
+        return next((match for match, _fields in self._matches.values() if match.code == code), None)
+
     def computer_move(self, match: Match) -> None:
         """A computer player is to move in ``match`` once this change is committed."""
         self._computer_moves[match.pk] = match

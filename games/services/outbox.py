@@ -13,6 +13,12 @@ commit. What a player reads is shaped here:
   him), he gets the newest, with every move the others showed.
 - **Once.** A reply that is also everyone's message (the result of the knock
   that ended the hand) is not sent to its author a second time.
+- **A sound when it needs him.** A letter that asks nothing of its reader (the
+  others' moves, joins, advice, team talk, the result of a hand he sat out) is
+  ``silent``: where the platform can, it arrives without a sound. His turn, a
+  reminder, a result he played, the end of a match and a question he must answer
+  notify, at most once a change: a result followed by his first turn of the next
+  hand sounds once.
 - **In his time.** Each letter is written in its reader's language and time
   zone. In his quiet hours what can wait (everything but the reply to his own
   command) waits: its row's ``next_attempt_at`` is the end of them, which
@@ -33,6 +39,7 @@ from django.utils import timezone, translation
 
 from games.contract import Content
 from games.contract.tables import TableView
+from games.text.offers import zone_choice, zone_question
 from games.text.render import Rendered, render
 from games.text.tables import legend
 
@@ -41,7 +48,24 @@ from . import clocks
 from .change import Work, current
 
 SMS = Outbox.Channel.SMS
+TELEGRAM = Outbox.Channel.TELEGRAM
+APART = (SMS, TELEGRAM)  # channels where how to read a table is a message of its own
 T = TypeVar("T")
+# What needs its reader: his turn, a reminder, a hand's result, the end of a match, a
+# question he must answer (a rematch, the lobby's offer), a moderator's word, a text that
+# did not reach his phone. Everything else arrives without a sound.
+NOTIFYING_KINDS = frozenset(
+    {
+        Outbox.Kind.TURN,
+        Outbox.Kind.REMINDER,
+        Outbox.Kind.RESULT,
+        Outbox.Kind.OVER,
+        Outbox.Kind.AGAIN,
+        Outbox.Kind.LOBBY,
+        Outbox.Kind.ADMIN,
+        Outbox.Kind.SMS_FAILED,
+    }
+)
 
 
 @dataclass
@@ -58,6 +82,7 @@ class Letter:
     inline: bool = False  # the channel answers it itself (an SMS reply in TwiML): not queued
     is_reply: bool = False  # the answer to its reader's own command
     language: str = ""  # for a post to an address that is nobody's own: the language it is read in
+    silent: bool | None = None  # None: as its kind says (``NOTIFYING_KINDS``)
     text: str = ""  # filled in by ``write``
 
 
@@ -89,17 +114,23 @@ def send(
     match: Match | None = None,
     channel: str = "",
     replaces: str = "",
+    silent: bool | None = None,
 ) -> Letter:
-    """Write ``content`` to ``player`` in this change, for his channel and language."""
-    return _add(Letter(kind, content, player, match, channel, replaces=replaces))
+    """Write ``content`` to ``player`` in this change, for his channel and language;
+    ``silent`` says whether it needs him, if its kind does not say it rightly
+    (the result of a hand he sat out)."""
+    return _add(Letter(kind, content, player, match, channel, replaces=replaces, silent=silent))
 
 
 def reply(player: Player, content: Content, channel: str, replaces: str = "", inline: bool = False) -> Letter:
     """The answer to ``player``'s command, on the channel it came from. An inline reply
     (the channel answers it itself, as SMS in TwiML) is rendered when the change ends
-    like every letter, and written nowhere; it tells that its reader is awake."""
+    like every letter, and written nowhere; it tells that its reader is awake. A reply
+    about a match the command acted on (its table, a hand's result) belongs to that match."""
+    code = getattr(content, "code", "")
+    match = current().tracked_code(code) if code else None
     return _add(
-        Letter(Outbox.Kind.REPLY, content, player, channel=channel, replaces=replaces, inline=inline, is_reply=True)
+        Letter(Outbox.Kind.REPLY, content, player, match, channel, replaces=replaces, inline=inline, is_reply=True)
     )
 
 
@@ -135,11 +166,14 @@ def _write_letters(work: Work) -> list[int]:
 def write(letters: list[Letter]) -> list[Outbox]:
     """The change's letters as outbox rows, in one INSERT: replies first, one table per
     reader and match, nothing twice. A reader's first table ever comes with how to
-    read it: on the table, or by SMS as a text of its own so that the table still fits one."""
+    read it: on the terminal on the table, by SMS as a text of its own after it so that the
+    table still fits one, on Telegram as a message of its own before it, so that the table
+    stays the newest message and is edited in place."""
     rows = []
     explained: set[int] = set()
     now = timezone.now()
     awake = {letter.player.pk: letter.player for letter in letters if letter.is_reply and letter.player}
+    woken: set[int | None] = set()
     for letter in _in_order(_merged(letters)):
         destination = _destination(letter)
         if destination is None:
@@ -148,7 +182,7 @@ def write(letters: list[Letter]) -> list[Outbox]:
         rendered = _render(letter, channel)
         first = not letter.inline and _first_table(letter, explained)
         explanation = _in_language(letter, partial(legend, channel)) if first else ""
-        if explanation and channel != SMS:
+        if explanation and channel not in APART:
             rendered = replace(rendered, text=rendered.text + "\n" + explanation)
         letter.text = rendered.text
         if not rendered.text or letter.inline:
@@ -157,12 +191,44 @@ def write(letters: list[Letter]) -> list[Outbox]:
         row = partial(Outbox, recipient=letter.player, match=letter.match, channel=channel, address=address, **due)
         # A table that explains how to read tables is never skipped for a newer one:
         # the explanation is given once (``_first_table``), so it must arrive.
-        replaces = "" if explanation and channel != SMS else letter.replaces
-        rows.append(row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=replaces))
+        replaces = "" if explanation and channel not in APART else letter.replaces
+        if explanation and channel == TELEGRAM:  # above the table, which stays the newest message
+            rows.append(row(kind=Outbox.Kind.LEGEND, silent=True, **_legend_with_zones(letter, explanation, now)))
+        silent = _silent(letter, woken)
+        rows.append(
+            row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=replaces, silent=silent)
+        )
         if explanation and channel == SMS:
-            rows.append(row(kind=Outbox.Kind.LEGEND, text=explanation))
+            rows.append(row(kind=Outbox.Kind.LEGEND, text=explanation, silent=True))
     release([player for player in awake.values() if clocks.has_quiet_hours(player)], now)
     return Outbox.objects.bulk_create(rows) if rows else []
+
+
+def _legend_with_zones(letter: Letter, explanation: str, now: datetime) -> dict:
+    """How to read a table and, for a player who never named his time zone, a one-tap
+    choice of it (``offers.zone_choice``): his deadlines then read in his own time."""
+    player = letter.player
+    if player is None or player.time_zone_set:
+        return {"text": explanation}
+
+    def offer() -> dict:
+        question = zone_question(player.time_zone)
+        return {"text": f"{explanation}\n{question}", "buttons": zone_choice(player.language, now)}
+
+    return _in_language(letter, offer)
+
+
+def _silent(letter: Letter, woken: set[int | None]) -> bool:
+    """Whether the letter arrives without a sound: it asks nothing of its reader, he is
+    reading already (the answer to his own command), or this change woke him already.
+    Posts to a group never sound."""
+    if letter.player is None or letter.is_reply:  # a group, or he is in the chat: he just wrote
+        return True
+    needs_him = letter.kind in NOTIFYING_KINDS if letter.silent is None else not letter.silent
+    if not needs_him or letter.player.pk in woken:
+        return True
+    woken.add(letter.player.pk)
+    return False
 
 
 def _held(player: Player, now: datetime) -> dict[str, datetime]:

@@ -305,8 +305,9 @@ def _finish_hand(table: Table) -> ResultView:
         deck=hand_row.deck,
         salt=hand_row.salt,
     )
-    for seat in table.seats:
-        outbox.send(seat.player, Outbox.Kind.RESULT, view, match)
+    for seat in table.seats:  # the sitter sat the hand out: its result asks nothing of him, unless it ends the match
+        sat_out = seat.position == hand_row.sitter and not game_winner
+        outbox.send(seat.player, Outbox.Kind.RESULT, view, match, silent=sat_out)
     groups.to_group(match, Outbox.Kind.RESULT, view)
     if game.winner is not None:
         finish(match, table.seat(game.winner).player, "target")

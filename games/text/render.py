@@ -33,7 +33,7 @@ from . import (  # noqa: F401 (sentences)
 )
 from .bidi import isolate
 from .lists import help_text, matches_text
-from .offers import Buttons, offer_buttons, offer_line
+from .offers import Buttons, button_words, offer_buttons, offer_line
 from .sentences import sentence
 from .sms import compact
 from .style import SMS, TELEGRAM, Style, style_for
@@ -56,7 +56,7 @@ def render(content: Content, channel: str) -> Rendered:
             return Rendered(sms_table(content))
         text = table_text(content, style)
         return Rendered(isolate(text, get_language()), table_buttons(content) if channel == TELEGRAM else [])
-    text = words(content, style)
+    text = style.text(button_words(content)) if channel == TELEGRAM and button_words(content) else words(content, style)
     if channel != TELEGRAM and (line := offer_line(content)):
         text += "\n" + line
     buttons = offer_buttons(content) if channel == TELEGRAM else []

@@ -15,11 +15,13 @@ from django.utils.translation import gettext as _
 
 from games.contract.public import PublicTableView
 from games.contract.tables import Automatic, MoveView, ResultView, TableView
+from games.engine import Card
 
 from .links import mini_app_link
 from .sentences import sentence
 from .sms import compact, fits, segments
 from .style import (
+    RICH,
     ROLE_MARKS,
     SMS,
     SMS_KNOCKS,
@@ -191,13 +193,23 @@ def _move_buttons(view: TableView) -> list[list[dict[str, str]]]:
         rows.append([{"text": _label(m), "data": prefix + m} for m in simple])
     discards = [m for m in view.moves if m.startswith("discard ")]
     for start in range(0, len(discards), 6):
-        rows.append([{"text": m.split()[1], "data": prefix + m} for m in discards[start : start + 6]])
-    knocks = [m for m in view.moves if m.startswith("knock ")]
-    if knocks:
-        rows.append([{"text": "✊ " + m.split()[1], "data": prefix + m} for m in knocks])
+        rows.append([{"text": _card_label(m), "data": prefix + m} for m in discards[start : start + 6]])
+    knocks = [{"text": _knock_label(view, m), "data": prefix + m} for m in view.moves if m.startswith("knock ")]
+    rows += [knocks[start : start + 3] for start in range(0, len(knocks), 3)]
     if view.suggestion and view.viewer_role == "captain":
         rows.append([{"text": _("accept %(move)s") % {"move": view.suggestion}, "data": prefix + "accept"}])
     return rows
+
+
+def _card_label(move: str) -> str:
+    """A card as the table above writes it: ``9♣``, ``10♥``."""
+    return RICH.card(Card.parse(move.split()[1]))
+
+
+def _knock_label(view: TableView, move: str) -> str:
+    """``knock 9♣ (3)``: the card to discard and the count he knocks with."""
+    card = Card.parse(move.split()[1])
+    return _("knock %(card)s (%(count)s)") % {"card": RICH.card(card), "count": view.knocks.get(card, "?")}
 
 
 def _label(move: str) -> str:

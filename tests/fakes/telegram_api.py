@@ -458,6 +458,7 @@ class FakeTelegram(LocalHTTPServer):
         self._next_query_id = 4_000_000_000_000_000_001
         self._callback_answers: list[CallbackAnswer] = []
         self._commands: dict[tuple[str, str], list[JSON]] = {}
+        self._descriptions: dict[tuple[str, str], str] = {}  # (kind, language_code) -> text
         self._webhook: JSON | None = None
         self._failures: dict[str, deque[_ApiError]] = {}
         self._blocked: set[int] = set()
@@ -475,6 +476,10 @@ class FakeTelegram(LocalHTTPServer):
             "deletemessage": self._delete_message,
             "answercallbackquery": self._answer_callback_query,
             "setmycommands": self._set_my_commands,
+            "setmydescription": self._set_my_description,
+            "getmydescription": self._get_my_description,
+            "setmyshortdescription": self._set_my_short_description,
+            "getmyshortdescription": self._get_my_short_description,
             "getmycommands": self._get_my_commands,
             "deletemycommands": self._delete_my_commands,
             "setwebhook": self._set_webhook,
@@ -580,6 +585,11 @@ class FakeTelegram(LocalHTTPServer):
         """The command list for a BotCommandScope JSON (e.g. ``{"type": "all_private_chats"}``)."""
         with self._cond:
             return list(self._commands.get((_scope_key(scope), language_code), []))
+
+    def description_for(self, language_code: str = "", short: bool = False) -> str:
+        """The bot's description (``short``: its short description) for a language, "" if unset."""
+        with self._cond:
+            return self._descriptions.get(("short_description" if short else "description", language_code), "")
 
     @property
     def webhook(self) -> JSON | None:
@@ -799,6 +809,29 @@ class FakeTelegram(LocalHTTPServer):
         with self._cond:
             self._commands[key] = [{"command": c["command"], "description": c["description"]} for c in commands]
         return True
+
+    def _set_my_description(self, params: JSON) -> bool:
+        return self._describe("description", params, 512)
+
+    def _set_my_short_description(self, params: JSON) -> bool:
+        return self._describe("short_description", params, 120)
+
+    def _describe(self, kind: str, params: JSON, limit: int) -> bool:
+        text = str(params.get(kind, ""))
+        if len(text) > limit:
+            raise _ApiError(400, f"Bad Request: {kind} is too long")
+        language_code = params.get("language_code", "")
+        if not re.fullmatch(r"(?:[a-z]{2})?", str(language_code)):
+            raise _ApiError(400, "Bad Request: invalid language code")
+        with self._cond:
+            self._descriptions[(kind, language_code)] = text
+        return True
+
+    def _get_my_description(self, params: JSON) -> JSON:
+        return {"description": self.description_for(params.get("language_code", ""))}
+
+    def _get_my_short_description(self, params: JSON) -> JSON:
+        return {"short_description": self.description_for(params.get("language_code", ""), short=True)}
 
     def _get_my_commands(self, params: JSON) -> list[JSON]:
         return self.commands_for(params.get("scope"), params.get("language_code", ""))

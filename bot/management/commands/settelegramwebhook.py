@@ -10,14 +10,14 @@ from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 from telegram.error import TelegramError
 
-from bot.telegram.client import make_bot, register_commands
+from bot.telegram.client import introduce, make_bot
 from bot.telegram.updates import ALLOWED_UPDATES
 
 from .runbot import NO_TOKEN
 
 
 class Command(BaseCommand):
-    help = "Register this site's webhook (and the command menu) with Telegram."
+    help = "Register this site's webhook (and the bot's menus and descriptions) with Telegram."
 
     def add_arguments(self, parser) -> None:
         parser.add_argument("public_url", help="The site's public HTTPS address, e.g. https://gin3.example.org")
@@ -40,4 +40,4 @@ class Command(BaseCommand):
     async def _register(self, url: str) -> None:
         async with make_bot() as bot:
             await bot.set_webhook(url, secret_token=settings.TELEGRAM_WEBHOOK_SECRET, allowed_updates=ALLOWED_UPDATES)
-            await register_commands(bot)
+            await introduce(bot)

@@ -22,7 +22,7 @@ from django.utils import translation
 from games import metrics
 from games.contract import Notice
 from games.contract.base import Worded
-from games.contract.moves import OldButton, TooFast
+from games.contract.moves import OldButton, Suggested, TooFast
 from games.contract.tables import TableView
 from games.ratelimit import Rule, shared_limiter
 from games.text.protocol import Command, ProtocolError, parse
@@ -76,10 +76,9 @@ def handle(
     channel: str,
     update_key: str = "",
     reply_inline: bool = False,
-    pressed: bool = False,
 ) -> str:
     """Carry out one command from ``player`` and answer it; return the reply's text (``answer``)."""
-    return answer(player, text, channel, update_key, reply_inline, pressed).text
+    return answer(player, text, channel, update_key, reply_inline).text
 
 
 @dataclass(frozen=True)
@@ -100,16 +99,15 @@ def answer(
     channel: str,
     update_key: str = "",
     reply_inline: bool = False,
-    pressed: bool = False,
 ) -> Answer:
     """Carry out one command from ``player`` and answer it.
 
     ``update_key`` makes a retried delivery (a Telegram update, an SMS) do
     nothing the second time: it is recorded in the same transaction as the
     effect. The reply is rendered for ``channel``; unless ``reply_inline``, it
-    is also queued to the outbox for that channel. A command from a button
-    (``pressed``) may be answered by editing the table the button was on; a
-    typed one gets a new message below what he typed.
+    is also queued to the outbox for that channel. A move answered with the
+    table, typed or pressed, folds into his live table: on Telegram the table
+    is edited rather than sent again.
 
     A refused command changes nothing: its change is rolled back whole, and the
     refusal is answered (and the update recorded) in a change of its own.
@@ -124,7 +122,7 @@ def answer(
             _note_channel(player, channel)
             with translation.override(player.language):
                 command, reply = _carry_out(player, text, channel)
-            letter = _answer(player, _worth_sending(command, reply, channel), channel, reply_inline, pressed)
+            letter = _answer(player, _worth_sending(command, reply, channel), channel, reply_inline)
         outcome = "done"
     except (ProtocolError, ServiceError) as error:
         with change():
@@ -136,13 +134,29 @@ def answer(
                 refusal = _reason(error)
                 reason = said(refusal) if refusal is not None else ""
                 answer = _refusal(player, error)
-            letter = _answer(player, answer, channel, reply_inline, pressed)
+            letter = _answer(player, answer, channel, reply_inline)
         too_fast = _reason(error) is None or isinstance(_reason(error), TooFast)  # told once, then silent
         outcome = "too_fast" if too_fast else "refused"
         return Answer(letter.text if letter else "", refused=True, reason=reason)
     finally:
         metrics.COMMANDS.labels(channel=channel or "none", outcome=outcome).inc()
     return Answer(letter.text if letter else "")  # rendered when the change ended
+
+
+def _as_he_is_now(player: Player) -> None:
+    """Read the player again, his row locked for the change: a channel may hold his row for
+    long (a terminal session for hours), and a ban, a new language or time off set meanwhile
+    hold from his next command. The lock waits for a ban being written (``moderation.ban``
+    locks the row too), so that no command of his slips past it."""
+    player.refresh_from_db(from_queryset=Player.objects.select_for_update(no_key=True))
+
+
+def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None, Reply]:
+    if player.is_banned():
+        return None, moderation.ban_notice(player)
+    _keep_pace(player, channel)
+    command = parse(text)
+    return command, HANDLERS[command.name](player, command)
 
 
 def press(data: str) -> Notice:
@@ -160,22 +174,6 @@ def press(data: str) -> Notice:
         if version != command.version:
             return OldButton()
     return Worded(command.as_text())
-
-
-def _as_he_is_now(player: Player) -> None:
-    """Read the player again, his row locked for the change: a channel may hold his row for
-    long (a terminal session for hours), and a ban, a new language or time off set meanwhile
-    hold from his next command. The lock waits for a ban being written (``moderation.ban``
-    locks the row too), so that no command of his slips past it."""
-    player.refresh_from_db(from_queryset=Player.objects.select_for_update(no_key=True))
-
-
-def _carry_out(player: Player, text: str, channel: str) -> tuple[Command | None, Reply]:
-    if player.is_banned():
-        return None, moderation.ban_notice(player)
-    _keep_pace(player, channel)
-    command = parse(text)
-    return command, HANDLERS[command.name](player, command)
 
 
 # How often a player over the limit is told so: by SMS every text costs, so once a
@@ -198,15 +196,20 @@ def _keep_pace(player: Player, channel: str) -> None:
 def _worth_sending(command: Command | None, reply: Reply, channel: str) -> Reply | None:
     """By SMS, a move that ended his turn is not answered: every text costs, and his
     next one is his next turn (the turn notice and the reply to his draw are the two
-    texts of a turn). On the other channels he sees the table as he left it."""
+    texts of a turn). On the other channels he sees the table as he left it. The sitter's
+    advice is answered with his table on Telegram, where it folds into his live table."""
     ended_turn = command is not None and command.is_play and isinstance(reply, TableView) and not reply.moves
-    return None if ended_turn and channel == Outbox.Channel.SMS else reply
+    if ended_turn and channel == Outbox.Channel.SMS:
+        return None
+    if isinstance(reply, TableView) and isinstance(reply.note, Suggested) and channel != Outbox.Channel.TELEGRAM:
+        return reply.note  # only Telegram edits the table he has: elsewhere the word alone costs less
+    return reply
 
 
-def _answer(player: Player, reply: Reply | None, channel: str, inline: bool, pressed: bool) -> outbox.Letter | None:
+def _answer(player: Player, reply: Reply | None, channel: str, inline: bool) -> outbox.Letter | None:
     if reply is None:
         return None
-    replaces = play.table_key(reply.code) if pressed and isinstance(reply, TableView) else ""
+    replaces = play.table_key(reply.code) if isinstance(reply, TableView) else ""
     return outbox.reply(player, reply, channel, replaces=replaces, inline=inline)
 
 

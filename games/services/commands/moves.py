@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.db.models import Max
 
 from games.contract import moves as m
@@ -29,7 +31,9 @@ def move(player: Player, command: Command) -> Reply:
 
 
 def suggest(player: Player, command: Command) -> Reply:
-    """The sitter's advice: the captain gets his table with it, and may ``accept``."""
+    """The sitter's advice: the captain gets his table with it, and may ``accept``; the
+    sitter's answer is his own table, saying what he suggested (``answer`` words it alone
+    where no table is edited in place)."""
     seat = pick(player, command, sitter_advising, RUNNING)
     table = play.load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is not Role.SITTER:
@@ -48,7 +52,7 @@ def suggest(player: Player, command: Command) -> Reply:
     captain = table.seat(table.position_of_role(Role.CAPTAIN))
     view = table.view(captain.position)
     outbox.send(captain.player, Outbox.Kind.SUGGESTION, view, table.match, replaces=play.table_key(table.match.code))
-    return m.Suggested(captain.player.display_name, suggestion.as_text())
+    return replace(table.view(seat.position), note=m.Suggested(captain.player.display_name, suggestion.as_text()))
 
 
 def accept(player: Player, command: Command) -> Reply:
