@@ -164,7 +164,7 @@ class Game:
         from django.db import transaction
 
         from games.models import Match
-        from games.services import state
+        from games.services.plumbing import state
 
         with transaction.atomic():
             match = Match.objects.get(pk=self.match_id)
@@ -180,7 +180,7 @@ class Game:
     def next_move(self, knock: bool):
         """A knock when one is allowed and ``knock``, else the move of a player who is away."""
         from games.engine import Knock
-        from games.services.automation import safe_move
+        from games.services.write.automation import safe_move
 
         if knock:
             knocks = [a for a in self.hand.legal_actions() if isinstance(a, Knock)]
@@ -197,7 +197,7 @@ def make_games(count: int, first_user: int) -> list[Game]:
     """``count`` running matches of three Telegram players each, started through the services."""
     from games.models import Match
     from games.services import handle
-    from games.services.players import telegram_player
+    from games.services.write.players import telegram_player
 
     games = []
     for number in range(count):
@@ -719,7 +719,7 @@ def seed_finished(matches: int, players: int) -> None:
 
     from games.engine import DECK, format_cards
     from games.models import Hand, Match, Player, Seat
-    from games.services.state import commitment_of
+    from games.services.plumbing.state import commitment_of
 
     now = timezone.now()
     deck = format_cards(DECK)  # a real deck: the match page replays the hand from it
@@ -779,7 +779,7 @@ def time_scan(repeat: int = 5) -> dict:
     from django.db import transaction
     from django.utils import timezone
 
-    from games.services import automation
+    from games.services.write import automation
 
     clock = automation.CLOCKS[0]  # deadlines
     times, found = [], 0

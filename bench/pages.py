@@ -8,7 +8,7 @@ For each database given, in a child process of its own (settings read
 DATABASE_URL once): migrate an empty database, seed it with bulk SQL
 (``INSERT ... SELECT`` over generated numbers: players, finished matches with
 their seats and a hand each, and the records the services keep, as
-``games.services.records`` would have left them), play two real matches
+``games.services.write.records`` would have left them), play two real matches
 through the services (one to its end, for a match page with every hand and
 its replay, and one left running, for the live table), then time each page
 through Django's test client: that is the server's whole time for a request
@@ -156,7 +156,7 @@ def say(text: str) -> None:
 def seed(connection, matches: int, players: int) -> None:
     """Bulk SQL: every row made by the database from a series of numbers."""
     from games.engine import DECK
-    from games.services.state import commitment_of
+    from games.services.plumbing.state import commitment_of
 
     pg = connection.vendor == "postgresql"
     deck = " ".join(str(card) for card in DECK)
@@ -274,9 +274,10 @@ def play_real_matches() -> None:
     from django.db import transaction
 
     from games.models import Match
-    from games.services import automation, handle
-    from games.services.play import load_table
-    from games.services.players import terminal_player
+    from games.services import handle
+    from games.services.write import automation
+    from games.services.write.play import load_table
+    from games.services.write.players import terminal_player
 
     say("playing two real matches")
     player = terminal_player("bench", "Bench Player")

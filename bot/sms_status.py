@@ -4,7 +4,7 @@ Each text the Twilio backend sends names this address (``SMS_STATUS_URL``) as
 its ``StatusCallback``; Twilio posts there as the message goes, signed with the
 account's auth token like the inbound webhook (bot/sms_views.py), and the
 signature covers the address as Twilio called it. The service
-(``games.services.sms_status``) records the outcome. The answer is empty:
+(``games.services.write.sms_status``) records the outcome. The answer is empty:
 Twilio reads only its status, and retries nothing but a failure to connect.
 """
 
@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST
 from twilio.request_validator import RequestValidator
 
 from bot.unavailable import DATABASE_UNAVAILABLE
-from games.services.sms_status import sms_status
+from games.services.write.sms_status import sms_status
 
 log = logging.getLogger(__name__)
 

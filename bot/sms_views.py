@@ -32,8 +32,9 @@ from bot.unavailable import UNAVAILABLE
 from games.contract import Notice
 from games.contract.account import HowToStop, SendItAgain, SmsWelcome
 from games.models import Outbox
-from games.services import handle, linking, players
-from games.services.backends import split_text
+from games.services import handle
+from games.services.plumbing.backends import split_text
+from games.services.write import linking, players
 from games.text.protocol import HELP_WORDS, PHONE_PATTERN, ProtocolError, parse
 from games.text.render import render
 

@@ -9,7 +9,7 @@ retrying it would only hold back the updates behind it.
 
 Redis (the broker and the shared rate limits) is never needed to record a
 command: the limits fall back to the process and a publish that fails is left
-to the sweep and the scan (``games.ratelimit``, ``games.scheduling``). Should a
+to the sweep and the scan (``games.services.plumbing.ratelimit``, ``games.services.plumbing.scheduling``). Should a
 Redis error reach a transport all the same, it is treated as the database's
 would be: the update is refused the way its platform retries it, and its
 recorded key makes the retry safe.

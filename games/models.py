@@ -597,7 +597,7 @@ class ProcessedUpdate(models.Model):
         return self.key
 
 
-# Records and ratings: kept by games.services.records and games.services.ratings in
+# Records and ratings: kept by games.services.write.records and games.services.write.ratings in
 # the transaction that finishes each hand and match, so that no page ever adds
 # them up; ``manage.py recomputerecords`` rebuilds them from the log and the hands.
 

@@ -8,7 +8,7 @@ The settings make the broker hand a task back if its worker dies
 (``CELERY_TASK_ACKS_LATE``, ``CELERY_TASK_REJECT_ON_WORKER_LOST``).
 
 - ``follow_up``: published once by each change that wrote messages or made a
-  computer player's turn (``games.scheduling``).
+  computer player's turn (``games.services.plumbing.scheduling``).
 - ``scan_clocks``: beat runs it every ``GIN3_CLOCK_SECONDS``; it acts on the
   deadlines and reminders that have come (``automation.scan_clocks``). A
   computer move whose follow-up was lost is due by its deadline too.
@@ -27,7 +27,8 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from .services import automation, delivery
+from games.services.plumbing import delivery
+from games.services.write import automation
 
 
 @shared_task(soft_time_limit=120, time_limit=150)
@@ -35,7 +36,7 @@ def follow_up(message_ids: list[int], computer_moves: list[tuple[int, int]]) -> 
     """Deliver a change's messages and play the computer move it made due; return how
     many messages were sent here.
 
-    A change publishes this once (``games.scheduling``): to the computer queue when
+    A change publishes this once (``games.services.plumbing.scheduling``): to the computer queue when
     it made a computer move due, and then the messages go on to the delivery queue
     first, so that a backlog of deliveries never holds a computer move back."""
     if computer_moves:

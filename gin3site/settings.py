@@ -226,7 +226,7 @@ if REDIS_URL:
     CELERY_BROKER_URL = REDIS_URL
     # A task taken but not acknowledged goes back to the queue after this long:
     # the longest countdown we ever give a task (a delivery retry, at most about
-    # 20 minutes: games.services.delivery) stays below it, or Redis would hand the
+    # 20 minutes: games.services.plumbing.delivery) stays below it, or Redis would hand the
     # waiting task to a second worker. Turn clocks wait in the database, not here.
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 else:
@@ -288,7 +288,7 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 
-# Delivery (games/services/delivery.py): the backend class for each channel, like Django's
+# Delivery (games/services/plumbing/delivery.py): the backend class for each channel, like Django's
 # EMAIL_BACKEND. The console backend logs what would be sent, for a local run.
 CONSOLE_BACKEND = "bot.backends.console.ConsoleBackend"
 GIN3_BACKENDS = {
@@ -306,11 +306,11 @@ GIN3_SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")
 # a quick player types or presses one a second at most; a flood of team messages
 # must not bury a turn notice.
 GIN3_COMMANDS_PER_MINUTE = int(os.environ.get("GIN3_COMMANDS_PER_MINUTE", "60"))
-# The lobby (games/services/matchmaking.py): an open match that has waited this long
+# The lobby (games/services/write/matchmaking.py): an open match that has waited this long
 # for players is offered a computer player; any match that has waited GIN3_LOBBY_DAYS
 # is closed. A rematch offer lapses GIN3_REMATCH_HOURS after the first "again"
-# (games/services/rematch.py). Time off a player may take a year with "away"
-# (games/services/timeoff.py).
+# (games/services/write/rematch.py). Time off a player may take a year with "away"
+# (games/services/write/timeoff.py).
 GIN3_LOBBY_BOT_OFFER_HOURS = float(os.environ.get("GIN3_LOBBY_BOT_OFFER_HOURS", "48"))
 GIN3_LOBBY_DAYS = float(os.environ.get("GIN3_LOBBY_DAYS", "7"))
 GIN3_REMATCH_HOURS = float(os.environ.get("GIN3_REMATCH_HOURS", "24"))

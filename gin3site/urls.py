@@ -14,5 +14,5 @@ urlpatterns = [
     path("sms/status/", sms_status.status_callback, name="sms-status"),
     path("metrics", monitoring.metrics, name="metrics"),
     path("", include("bot.web.urls")),
-    path("", include("games.urls")),
+    path("", include("games.site.urls")),
 ]

@@ -210,7 +210,8 @@ def human_move(match_id: int, player_id: int, version: int):
 
     from games.engine import Knock
     from games.models import Match
-    from games.services import automation, state
+    from games.services.plumbing import state
+    from games.services.write import automation
 
     with transaction.atomic():
         match = Match.objects.get(pk=match_id)

@@ -14,8 +14,10 @@ import json
 from django.test import Client
 
 from games.models import Hand, Match
-from games.services import automation, handle, play, state
-from games.services.change import change
+from games.services import handle
+from games.services.plumbing import state
+from games.services.plumbing.change import change
+from games.services.write import automation, play
 
 
 def match_record(match: Match) -> dict:

@@ -17,13 +17,14 @@ from django.utils import translation
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
-from games import ratelimit
 from games.engine import Action, Knock, Role, format_cards, parse_cards, stacked_deck
 from games.engine.bots import bot_view, make_strategy
 from games.models import Event, Hand, Match, Outbox, Player
-from games.services import automation, handle, play, state
-from games.services.change import change
-from games.services.players import phone_player, telegram_player, terminal_player
+from games.services import handle
+from games.services.plumbing import ratelimit, state
+from games.services.plumbing.change import change
+from games.services.write import automation, play
+from games.services.write.players import phone_player, telegram_player, terminal_player
 from tests.workers import REDIS_DB, with_redis_db
 
 # The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1, as

@@ -10,10 +10,11 @@ from django.utils import timezone
 
 from games.engine import DECK, Card, format_cards
 from games.models import Hand, Match, Player, Seat
-from games.services import automation, handle, records
-from games.services.change import change
-from games.services.play import load_table
-from games.services.state import commitment_of
+from games.services import handle
+from games.services.plumbing.change import change
+from games.services.plumbing.state import commitment_of
+from games.services.write import automation, records
+from games.services.write.play import load_table
 
 ASCII_CARD = re.compile(r"(?<![\w-])(?:10|[A2-9TJQK])[shdc](?![\w])")
 SYMBOL_CARD = re.compile(r"(10|[A2-9JQK])(?:<span class=\"suit\">)?([♠♥♦♣])")

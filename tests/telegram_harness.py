@@ -20,12 +20,12 @@ from contextlib import contextmanager
 from django.utils import timezone
 
 from bot.telegram import polling
-from games import ratelimit
 from games.engine import Card, Hand, deadwood, deal, parse_action, parse_cards
 from games.models import Match, Outbox, Player
-from games.services import play, state
-from games.services.change import change
-from games.services.delivery import deliver
+from games.services.plumbing import ratelimit, state
+from games.services.plumbing.change import change
+from games.services.plumbing.delivery import deliver
+from games.services.write import play
 from games.text import links
 from tests.fakes.telegram_api import FakeTelegram, FakeUser, SentMessage
 

@@ -1,6 +1,6 @@
 """The moderation desk: every admin action through the admin's own HTTP views.
 
-Each action must go through ``games.services.moderation``: the match's log gets
+Each action must go through ``games.services.write.moderation``: the match's log gets
 an "admin" event, Django's admin log a LogEntry, the players a message, and the
 match a new version (so that old buttons are refused).
 """
@@ -20,10 +20,12 @@ from django.utils import timezone
 from games.admin.outbox import OutboxAdmin
 from games.contract.moderation import EmptyExtension, SeatIsComputer
 from games.models import Event, Match, Outbox, Player
-from games.services import ServiceError, automation, handle, moderation, state
-from games.services.change import change
-from games.services.play import load_table
-from games.services.players import telegram_player, terminal_player
+from games.services import ServiceError, handle
+from games.services.plumbing import state
+from games.services.plumbing.change import change
+from games.services.write import automation, moderation
+from games.services.write.play import load_table
+from games.services.write.players import telegram_player, terminal_player
 from tests.conftest import engine_hand, refresh
 
 

@@ -37,8 +37,9 @@ from django.urls import reverse
 
 from games.engine import DECK, Card, Role
 from games.models import Event, Hand, Match, Outbox, PhoneLink, Player, ProcessedUpdate, Seat
-from games.services import handle, moderation
-from games.services.players import telegram_player, terminal_player
+from games.services import handle
+from games.services.write import moderation
+from games.services.write.players import telegram_player, terminal_player
 from tests.conftest import code_in, engine_hand, player_in_role
 
 # Where the secrets of a hand in play are stored: the test's own statement, not the admin's.

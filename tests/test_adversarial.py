@@ -15,10 +15,11 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from games import ratelimit
 from games.models import Match, Outbox
-from games.services import handle, matches
-from games.services.players import phone_player, terminal_player
+from games.services import handle
+from games.services.plumbing import ratelimit
+from games.services.write import matches
+from games.services.write.players import phone_player, terminal_player
 from games.text.protocol import Command, ProtocolError, parse
 from tests.conftest import code_in, mover, player_in_role, snapshot
 

@@ -13,8 +13,9 @@ from __future__ import annotations
 import pytest
 
 from games.models import Match, Player
-from games.services import groups, handle, linking, moderation
-from games.services.players import phone_player, telegram_player
+from games.services import handle
+from games.services.write import groups, linking, moderation
+from games.services.write.players import phone_player, telegram_player
 from tests.conftest import refresh
 from tests.terminal_harness import play
 from tests.test_play_command import running_match, terminal

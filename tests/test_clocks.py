@@ -1,5 +1,5 @@
 """No deadline falls in its player's quiet hours, around the clock changes of his zone
-(``games/services/clocks.py``).
+(``games/services/plumbing/clocks.py``).
 
 Why a property: quiet hours are whole hours of the player's local day, and a
 daylight-saving change skips or repeats one of them, in some zones at midnight
@@ -31,7 +31,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from games.models import Player
-from games.services import clocks
+from games.services.plumbing import clocks
 from games.text.protocol import MOVE_TIMES, ProtocolError, parse
 
 ZONES = (

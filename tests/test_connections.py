@@ -30,8 +30,10 @@ from django.db import connection, transaction
 
 from games.management.commands.serve import web_command
 from games.models import Event, Match
-from games.services import automation, handle, state
-from games.services.players import telegram_player
+from games.services import handle
+from games.services.plumbing import state
+from games.services.write import automation
+from games.services.write.players import telegram_player
 from tests.fakes.telegram_api import FakeTelegram
 from tests.workers import database_url, worker_ports
 

@@ -16,8 +16,9 @@ import pytest
 
 from games.contract.tables import Automatic
 from games.models import Event, Match
-from games.services import automation, handle, moderation
-from games.services.clocks import quiet_period
+from games.services import handle
+from games.services.plumbing.clocks import quiet_period
+from games.services.write import automation, moderation
 from tests.conftest import code_in, mover, refresh
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)

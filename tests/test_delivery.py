@@ -1,4 +1,4 @@
-"""games/services/delivery.py: claiming, sending and retrying outbox messages, and nothing lost with a worker.
+"""games/services/plumbing/delivery.py: claiming, sending and retrying outbox messages, and nothing lost with a worker.
 
 Why: a message is committed with the move that caused it (the transactional
 outbox), so everything after the commit must get it to the player exactly
@@ -24,10 +24,12 @@ from bot.backends import memory
 from games import tasks
 from games.contract.base import Worded
 from games.models import Outbox, Player
-from games.services import automation, delivery, handle, outbox
-from games.services.backends import Rejected, RetryLater, Unreachable, split_text
-from games.services.change import change
-from games.services.players import phone_player, telegram_player
+from games.services import handle
+from games.services.plumbing import delivery, outbox
+from games.services.plumbing.backends import Rejected, RetryLater, Unreachable, split_text
+from games.services.plumbing.change import change
+from games.services.write import automation
+from games.services.write.players import phone_player, telegram_player
 from tests.conftest import code_in
 from tests.fakes import backends as scripted
 from tests.workers import BROKERS, RESULT, database_url, flush_redis, make_app, redis_url, running_worker, wait_until

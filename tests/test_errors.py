@@ -77,7 +77,7 @@ def test_a_failed_sms_webhook_reaches_sentry_without_the_text_the_number_or_a_ca
 
 
 def test_a_logged_error_reaches_sentry_with_cards_and_numbers_scrubbed(sentry):
-    logging.getLogger("games.services.delivery").error(
+    logging.getLogger("games.services.plumbing.delivery").error(
         "message to %s failed: %s", "+447700900123", "your hand 7h 8h 9h 10d Q♠"
     )
     sentry_sdk.flush()

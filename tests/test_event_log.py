@@ -15,9 +15,10 @@ from django.db.models import ProtectedError
 from django.urls import reverse
 
 from games.models import AppendOnlyError, Event, Match
-from games.services import handle, state
-from games.services.change import change
-from games.services.players import terminal_player
+from games.services import handle
+from games.services.plumbing import state
+from games.services.plumbing.change import change
+from games.services.write.players import terminal_player
 from tests.conftest import code_in
 
 

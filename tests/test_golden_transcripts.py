@@ -27,8 +27,10 @@ from django.utils import timezone
 from bot.backends.telegram import edit_target, with_move_buttons
 from games.engine import DECK, Roles, format_cards, parse_cards, stacked_deck
 from games.models import Outbox, Player
-from games.services import handle, matches, play, state
-from games.services.players import phone_player, telegram_player, terminal_player
+from games.services import handle
+from games.services.plumbing import state
+from games.services.write import matches, play
+from games.services.write.players import phone_player, telegram_player, terminal_player
 from tests.conftest import player_in_role
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -9,9 +9,11 @@ import pytest
 from bot.telegram.updates import process_update
 from games.engine import parse_cards
 from games.models import Event, Outbox, Player, ProcessedUpdate
-from games.services import delivery, groups, handle, state
-from games.services.change import change
-from games.services.players import telegram_player
+from games.services import handle
+from games.services.plumbing import delivery, state
+from games.services.plumbing.change import change
+from games.services.write import groups
+from games.services.write.players import telegram_player
 from tests.conftest import engine_hand, play_to_end, refresh, snapshot
 from tests.fakes import backends as fake_backends
 

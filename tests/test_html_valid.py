@@ -21,8 +21,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Match, Player
-from games.services import handle, moderation
-from games.services.players import terminal_player
+from games.services import handle
+from games.services.write import moderation
+from games.services.write.players import terminal_player
 
 from .conftest import code_in
 from .pages_support import finished_match, running_match, step

@@ -22,7 +22,7 @@ from django.db import connection
 
 from games.models import Event, Match
 from games.services import handle
-from games.services.players import terminal_player
+from games.services.write.players import terminal_player
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

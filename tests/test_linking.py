@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from games.models import Event, Outbox, Player
 from games.services import handle
-from games.services.players import phone_player, telegram_player
+from games.services.write.players import phone_player, telegram_player
 
 NUMBER = "+15550001234"
 

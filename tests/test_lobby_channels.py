@@ -18,7 +18,7 @@ from bot.backends import memory
 from games.engine import Role
 from games.models import Match, Player, Report
 from games.services import handle
-from games.services.players import terminal_player
+from games.services.write.players import terminal_player
 from tests.conftest import code_in, player_in_role, refresh, rig
 from tests.fakes.twilio_api import sms_switched_on
 from tests.telegram_harness import Players, PollingBot, fake_telegram

@@ -13,7 +13,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from games.models import Event, Match
-from games.services import automation, handle, matchmaking
+from games.services import handle
+from games.services.write import automation, matchmaking
 from tests.conftest import code_in, outbox_of, refresh
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)

@@ -16,9 +16,11 @@ from django.utils import timezone
 
 from games.engine import Role
 from games.models import Match, Outbox
-from games.services import automation, delivery, handle, play
-from games.services.change import change
-from games.services.players import phone_player, telegram_player, terminal_player
+from games.services import handle
+from games.services.plumbing import delivery
+from games.services.plumbing.change import change
+from games.services.write import automation, play
+from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
 from games.text.style import deadline_text, duration_text
 from tests.conftest import (
@@ -317,7 +319,7 @@ def test_a_refused_move_says_why_in_words(match3):
 def test_stop_from_a_sitter_hands_his_seat_to_a_computer_and_start_brings_him_back_with_the_table(make_player):
     """STOP from a sitter does not tell the others "His turns will be played for him" (a
     sitter has none), and START tells them he is back and brings him the table."""
-    from games.services import linking
+    from games.services.write import linking
 
     sam, _created = phone_player("+15550004444")
     code = code_in(handle(sam, "new", "sms", reply_inline=True))
@@ -339,7 +341,7 @@ def test_stop_from_a_sitter_hands_his_seat_to_a_computer_and_start_brings_him_ba
 
 
 def test_while_an_admin_pauses_a_match_nobody_moves_and_everyone_is_told_why(match3):
-    from games.services import moderation
+    from games.services.write import moderation
 
     moderation.pause(match3, "root", "a complaint is looked into")
     for seat in match3.seats.select_related("player"):

@@ -19,10 +19,12 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from games.contract.base import Worded
 from games.models import Heartbeat, Match, Outbox
-from games.services import automation, delivery, handle
-from games.services.backends import RetryLater, Unreachable
-from games.services.change import change
-from games.services.outbox import send
+from games.services import handle
+from games.services.plumbing import delivery
+from games.services.plumbing.backends import RetryLater, Unreachable
+from games.services.plumbing.change import change
+from games.services.plumbing.outbox import send
+from games.services.write import automation
 from tests.conftest import mover, safe_action
 from tests.fakes import backends as scripted
 from tests.metrics_support import sample

@@ -17,7 +17,8 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from games.models import Event, Match, Outbox, Player
-from games.services import automation, handle, moderation
+from games.services import handle
+from games.services.write import automation, moderation
 from games.text import moderation as moderation_words
 from tests.conftest import code_in, mover, refresh
 

@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match
-from games.services import ServiceError, automation, moderation
+from games.services import ServiceError
+from games.services.write import automation, moderation
 from tests.conftest import mover, refresh
 
 

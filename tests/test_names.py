@@ -19,9 +19,10 @@ from django.db.migrations.executor import MigrationExecutor
 from django.db.models.functions import Lower
 
 from games.models import Player
-from games.services import handle, players
+from games.services import handle
 from games.services.commands import account
-from games.services.players import phone_player, telegram_player, terminal_player
+from games.services.write import players
+from games.services.write.players import phone_player, telegram_player, terminal_player
 
 
 def names() -> list[str]:

@@ -21,7 +21,7 @@ from django.test import Client
 from bot.telegram import polling
 from games.models import Event, Match, ProcessedUpdate
 from games.services import handle
-from games.services.players import phone_player, telegram_player
+from games.services.write.players import phone_player, telegram_player
 from tests.conftest import code_in, mover, refresh, run_computers, safe_action
 from tests.fakes.twilio_api import OUR_NUMBER, PUBLIC_URL, FakeTwilio, sign, sms_switched_on
 from tests.outage import DatabaseOutage

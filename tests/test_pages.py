@@ -15,14 +15,15 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from games.charts import line_chart
 from games.engine import parse_action, parse_cards, replay
 from games.models import Match, Player, PlayerMatch, PlayerRecord
-from games.services import handle, moderation
-from games.services.change import change
-from games.services.play import load_table
-from games.services.players import terminal_player
-from games.services.visibility import public_match_view
+from games.services import handle
+from games.services.plumbing.change import change
+from games.services.read.visibility import public_match_view
+from games.services.write import moderation
+from games.services.write.play import load_table
+from games.services.write.players import terminal_player
+from games.site.charts import line_chart
 
 from .pages_support import cards_on, finished_match, running_match, secret_cards, step
 from .test_services_play import knock_with_layoffs

@@ -21,8 +21,9 @@ from bot.terminal.client import locale_language
 from games.engine import DECK
 from games.engine.hand import Phase
 from games.models import Event, Match, Outbox, Player
-from games.services import handle, moderation
-from games.services.players import terminal_player
+from games.services import handle
+from games.services.write import moderation
+from games.services.write.players import terminal_player
 from tests.conftest import best_action, code_in, engine_hand, mover, refresh, snapshot
 from tests.terminal_harness import Script, assert_clean, idle, play
 

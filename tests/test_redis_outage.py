@@ -4,9 +4,9 @@ Redis is the broker and the store of the shared rate limits, never the record
 of a move, so its absence must not fail a command: a limiter's connection
 error would fail every command, and an update answered 200 but not recorded
 is lost for good (Telegram, Twilio and long polling do not send it again). So
-the limits fall back to the process (``games.ratelimit``), a publish that
+the limits fall back to the process (``games.services.plumbing.ratelimit``), a publish that
 fails after a commit is left to the sweep and the clock scan
-(``games.scheduling``), and what still can't be recorded is refused the way
+(``games.services.plumbing.scheduling``), and what still can't be recorded is refused the way
 its platform retries it (``bot.unavailable``).
 
 Everything here is real: a ``redis-server`` of the test's own, killed with
@@ -35,10 +35,10 @@ from django.test import Client
 from django.utils import timezone
 
 import gin3site.celery
-from games import ratelimit, scheduling
 from games.models import Match, Outbox, ProcessedUpdate
 from games.services import handle
-from games.services.players import phone_player, telegram_player, terminal_player
+from games.services.plumbing import ratelimit, scheduling
+from games.services.write.players import phone_player, telegram_player, terminal_player
 from tests.conftest import code_in, mover, refresh, run_computers, safe_action
 from tests.fakes.twilio_api import OUR_NUMBER, PUBLIC_URL, sign, sms_switched_on
 from tests.outage import RedisServer

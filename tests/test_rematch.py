@@ -14,7 +14,8 @@ import pytest
 
 from games.engine import Role
 from games.models import Match
-from games.services import automation, handle
+from games.services import handle
+from games.services.write import automation
 from tests.conftest import code_in, events_of, outbox_of, player_in_role, refresh, rig, snapshot
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)
@@ -167,7 +168,7 @@ def test_again_in_a_running_match_is_refused(clock, alice, match3):
 
 
 def test_again_for_a_match_that_was_not_played_to_its_end_is_refused(clock, alice, match3):
-    from games.services import moderation
+    from games.services.write import moderation
 
     moderation.abort(match3, "admin")
     before = snapshot(match3)

@@ -20,8 +20,9 @@ from django.utils import timezone
 
 from games.engine import Role
 from games.models import Match, Outbox
-from games.services import automation, handle, play
-from games.services.change import change
+from games.services import handle
+from games.services.plumbing.change import change
+from games.services.write import automation, play
 from tests.conftest import (
     code_in,
     events_of,

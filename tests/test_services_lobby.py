@@ -14,7 +14,8 @@ from django.utils import timezone
 
 from games.engine.hand import Phase
 from games.models import Match, Outbox, ProcessedUpdate
-from games.services import automation, handle
+from games.services import handle
+from games.services.write import automation
 from tests.conftest import code_in, engine_hand, events_of, hand_row, mover, outbox_of, refresh, snapshot
 
 

@@ -16,7 +16,8 @@ import pytest
 from django.db import connections
 
 from games.models import Event, Match
-from games.services import handle, state
+from games.services import handle
+from games.services.plumbing import state
 from tests.conftest import code_in, events_of, mover, refresh
 
 THREADS = 2

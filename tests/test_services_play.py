@@ -16,7 +16,8 @@ import pytest
 
 from games.engine import Role, deal, parse_action, parse_cards
 from games.models import Match
-from games.services import handle, state
+from games.services import handle
+from games.services.plumbing import state
 from tests.conftest import (
     best_action,
     code_in,

@@ -17,7 +17,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from games.services import handle, state
+from games.services import handle
+from games.services.plumbing import state
 from tests.conftest import hand_row, legal_actions, mover, player_in_role, rig
 
 pytestmark = pytest.mark.django_db(transaction=True)

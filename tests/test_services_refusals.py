@@ -15,10 +15,10 @@ from games.contract.tables import TableView
 from games.engine import Role
 from games.engine.hand import Discard
 from games.models import Match, Outbox
-from games.services import matches, moderation, play
-from games.services.change import change
 from games.services.errors import ServiceError, StaleError
-from games.services.outbox import Letter
+from games.services.plumbing.change import change
+from games.services.plumbing.outbox import Letter
+from games.services.write import matches, moderation, play
 from tests.conftest import player_in_role, refresh, snapshot
 
 pytestmark = pytest.mark.django_db

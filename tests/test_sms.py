@@ -25,11 +25,13 @@ from bot.backends import memory
 from bot.backends.sms import TwilioBackend
 from games.engine import Knock, Role
 from games.models import Match, Outbox, PhoneLink, Player, ProcessedUpdate
-from games.services import automation, handle, linking, play, state
-from games.services.backends import Rejected, RetryLater, Unreachable
-from games.services.change import change
-from games.services.delivery import deliver
-from games.services.players import telegram_player
+from games.services import handle
+from games.services.plumbing import state
+from games.services.plumbing.backends import Rejected, RetryLater, Unreachable
+from games.services.plumbing.change import change
+from games.services.plumbing.delivery import deliver
+from games.services.write import automation, linking, play
+from games.services.write.players import telegram_player
 from games.text.protocol import ProtocolError, parse
 from games.text.sms import is_gsm7, segments
 from tests.conftest import code_in, refresh

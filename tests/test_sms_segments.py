@@ -25,10 +25,12 @@ from games.contract.tables import MoveView
 from games.engine import DECK, Hand, Knock, Phase, Role, deal
 from games.models import Hand as HandRow
 from games.models import Match, Outbox, Player, Seat
-from games.services import automation, handle, linking, play, state
-from games.services.change import change
-from games.services.players import phone_player, telegram_player
-from games.services.visibility import table_view
+from games.services import handle
+from games.services.plumbing import state
+from games.services.plumbing.change import change
+from games.services.read.visibility import table_view
+from games.services.write import automation, linking, play
+from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
 from games.text.style import SMS_KNOCKS, deadline_text

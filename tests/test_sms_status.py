@@ -17,10 +17,10 @@ from django.test import Client as WebClient
 from bot.backends import memory
 from games.contract.base import Worded
 from games.models import Outbox, Player
-from games.services import outbox
-from games.services.change import change
-from games.services.delivery import deliver
-from games.services.players import telegram_player
+from games.services.plumbing import outbox
+from games.services.plumbing.change import change
+from games.services.plumbing.delivery import deliver
+from games.services.write.players import telegram_player
 from tests.fakes.twilio_api import FakeTwilio, sign, sms_switched_on
 from tests.metrics_support import sample
 

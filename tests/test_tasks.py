@@ -21,9 +21,11 @@ from bot.backends import memory
 from games import tasks
 from games.engine import Phase
 from games.models import Event, Match, Outbox, Seat
-from games.services import automation, clocks, handle, play
-from games.services.change import change
-from games.services.players import telegram_player
+from games.services import handle
+from games.services.plumbing import clocks
+from games.services.plumbing.change import change
+from games.services.write import automation, play
+from games.services.write.players import telegram_player
 from tests.conftest import code_in, mover, play_move, refresh, run_computers, snapshot
 from tests.workers import BROKERS, RESULT, running_worker, wait_until
 

@@ -19,10 +19,10 @@ from django.core.management import CommandError, call_command
 
 from bot.backends import telegram as backend
 from bot.telegram.updates import command_text, process_update
-from games import ratelimit
 from games.models import Match, Outbox, Player
-from games.ratelimit import LocalLimiter, RedisLimiter, Rule
-from games.services import handle, outbox
+from games.services import handle
+from games.services.plumbing import outbox, ratelimit
+from games.services.plumbing.ratelimit import LocalLimiter, RedisLimiter, Rule
 from tests.fakes.telegram_api import FakeTelegram
 from tests.telegram_harness import (
     BOT,

@@ -15,8 +15,9 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 
 from games.models import Match, Outbox, Player
-from games.services import handle, outbox
-from games.services.players import telegram_player
+from games.services import handle
+from games.services.plumbing import outbox
+from games.services.write.players import telegram_player
 from games.text.offers import ZONES_OF_LANGUAGE
 from tests.telegram_harness import deliver_all, fake_telegram
 

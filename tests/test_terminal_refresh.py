@@ -16,7 +16,8 @@ import pytest
 from django.db import connection
 
 from games.models import Event, Match
-from games.services import handle, moderation
+from games.services import handle
+from games.services.write import moderation
 from tests.conftest import best_action, mover, refresh
 from tests.terminal_harness import Session, idle, play
 from tests.test_play_command import lobby_match, running_match, terminal

@@ -15,8 +15,10 @@ import pytest
 
 from games.engine import Role
 from games.models import Match, Outbox, TimeOff
-from games.services import automation, delivery, handle
-from games.services.clocks import quiet_period
+from games.services import handle
+from games.services.plumbing import delivery
+from games.services.plumbing.clocks import quiet_period
+from games.services.write import automation
 from tests.conftest import code_in, mover, outbox_of, play_move, player_in_role, refresh, safe_action, snapshot
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)

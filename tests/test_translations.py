@@ -25,7 +25,7 @@ from django.core.management import call_command
 
 from games.models import Match, Outbox
 from games.services import handle
-from games.services.players import phone_player, telegram_player, terminal_player
+from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.sms import compact
 from tests.conftest import player_in_role, rig
 
@@ -336,7 +336,7 @@ UNTRANSLATED_SOURCE = {
     # An SMS player's name until he chooses one, stored once in English ("Player 1234"):
     # every reader, in every language, reads "Player". A stored name cannot follow the
     # reader's language; a default without a word ("…1234") would read in all of them.
-    ("games/services/players.py", "Player {}"),
+    ("games/services/write/players.py", "Player {}"),
 }
 # What players read that is English in every language, found by the reading net:
 # a pattern and where it comes from. None: the hand's kind in score

@@ -15,7 +15,7 @@ from telegram import WebAppInfo
 from bot.backends.telegram import MOVE_BUTTON, keyboard
 from games.models import Match
 from games.services import handle
-from games.services.players import telegram_player
+from games.services.write.players import telegram_player
 from tests.fakes.telegram_api import FakeTelegram, _ApiError, _check_web_apps
 from tests.telegram_harness import Players, PollingBot, deliver_all, fake_telegram
 

@@ -17,8 +17,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games.models import Outbox, SignInLink
-from games.services import handle, signin
-from games.services.players import phone_player
+from games.services import handle
+from games.services.write import signin
+from games.services.write.players import phone_player
 
 pytestmark = pytest.mark.django_db
 LINK = re.compile(r"https?://\S+/in/([A-Za-z0-9_-]+)/")

@@ -19,7 +19,7 @@ from django.utils import timezone
 from games.engine import Role
 from games.models import Event, Match, Outbox, Player
 from games.services import handle
-from games.services.players import telegram_player
+from games.services.write.players import telegram_player
 
 from .conftest import best_action, mover, player_in_role, refresh, rig, snapshot
 from .telegram_harness import fixed_deals

@@ -1,4 +1,4 @@
-"""Real Celery workers for the tests of games/tasks.py and games/services/delivery.py.
+"""Real Celery workers for the tests of games/tasks.py and games/services/plumbing/delivery.py.
 
 Why real workers: what must hold (a task acting once, the version check
 against a concurrent move, nothing lost when a worker dies) lives in how the

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from games.models import Outbox
-from games.services.backends import Backend
+from games.services.plumbing.backends import Backend
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ and read it after.
 from __future__ import annotations
 
 from games.models import Outbox
-from games.services.backends import Backend
+from games.services.plumbing.backends import Backend
 
 sent: list[Outbox] = []
 

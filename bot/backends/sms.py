@@ -21,7 +21,7 @@ from twilio.base.exceptions import TwilioRestException
 from twilio.rest import Client
 
 from games.models import Outbox, Player
-from games.services.backends import Backend, Rejected, RetryLater, Unreachable, split_text
+from games.services.plumbing.backends import Backend, Rejected, RetryLater, Unreachable, split_text
 from games.text.sms import segments
 
 log = logging.getLogger(__name__)
@@ -67,7 +67,7 @@ def make_client() -> Client:
 
 
 def mapped(error: TwilioRestException) -> Exception:
-    """Twilio's error as delivery understands it (``games.services.backends``)."""
+    """Twilio's error as delivery understands it (``games.services.plumbing.backends``)."""
     reason = f"Twilio {error.code or error.status}: {error.msg}"
     if error.code == OPTED_OUT:
         return Unreachable(reason)

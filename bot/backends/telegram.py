@@ -35,8 +35,8 @@ from telegram.error import BadRequest, Forbidden, RetryAfter
 
 from bot.telegram.client import base_url
 from games.models import Outbox
-from games.ratelimit import Rule, shared_limiter
-from games.services.backends import Backend, Rejected, RetryLater, Unreachable, split_text
+from games.services.plumbing.backends import Backend, Rejected, RetryLater, Unreachable, split_text
+from games.services.plumbing.ratelimit import Rule, shared_limiter
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

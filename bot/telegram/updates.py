@@ -17,7 +17,8 @@ from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message
 
 from games.contract.groups import CardsArePrivate
 from games.models import Player
-from games.services import automation, groups, handle, players, press
+from games.services import handle, press
+from games.services.write import automation, groups, players
 from games.text.protocol import ProtocolError, parse
 from games.text.render import said
 

@@ -2,7 +2,7 @@
 
 Delivery by the worker skips the terminal channel (the worker has no
 terminal); the play process sends its own player's messages with
-``games.services.delivery.deliver_address("terminal", user, TerminalBackend(screen))``,
+``games.services.plumbing.delivery.deliver_address("terminal", user, TerminalBackend(screen))``,
 from its main thread after a command and from its refresher thread while he waits.
 """
 
@@ -12,7 +12,7 @@ import sys
 from typing import TextIO
 
 from games.models import Match, Outbox
-from games.services.backends import Backend, RetryLater
+from games.services.plumbing.backends import Backend, RetryLater
 
 from .screen import OutputGone, Screen
 

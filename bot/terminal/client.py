@@ -19,7 +19,7 @@ import re
 from django.db import DatabaseError
 
 from games.models import Match
-from games.services import players
+from games.services.write import players
 from games.text import terminal as words
 
 from .interrupts import Interrupts, Wake

@@ -21,8 +21,9 @@ from django.db import DatabaseError
 from django.utils import timezone, translation
 
 from games.models import Event, Match, Outbox, Player
-from games.services import handle, rematch
-from games.services.delivery import deliver_address
+from games.services import handle
+from games.services.plumbing.delivery import deliver_address
+from games.services.write import rematch
 from games.text import terminal as words
 
 from .backend import TerminalBackend

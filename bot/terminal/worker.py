@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from games.services import automation
+from games.services.write import automation
 
 # Computer moves per match in one call: a match a computer plays alone (the
 # player on autopilot) goes on in steps, and what it says is shown in between.

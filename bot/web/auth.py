@@ -6,7 +6,7 @@ server never sees unless the script sends it: every request carries it as
 so nothing rests on a cookie, which Telegram's web version may not keep for a
 page in its frame. A header a page on another site cannot make a browser send,
 so those requests need no CSRF token. Elsewhere the browser's session says who
-it is (``games.services.signin``), and a request that changes something carries
+it is (``games.services.write.signin``), and a request that changes something carries
 Django's CSRF token as any form of the site does.
 """
 
@@ -20,7 +20,7 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 
 from games.models import Player
-from games.services import signin
+from games.services.write import signin
 
 from .initdata import InvalidInitData, check
 

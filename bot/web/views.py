@@ -32,9 +32,10 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games.models import Match, Player, Seat
-from games.services import answer, signin
-from games.services.players import LANGUAGES, adopt_device_zone
-from games.services.seat_table import seat_table, seat_version
+from games.services import answer
+from games.services.read.seat_table import seat_table, seat_version
+from games.services.write import signin
+from games.services.write.players import LANGUAGES, adopt_device_zone
 from games.templatetags.gin3 import MOVE_WORDS, SUITS
 from games.text.protocol import CODE_PATTERN
 from games.text.style import ROLE_NAMES

@@ -1,7 +1,7 @@
 """What every page of the moderation desk shares: read-only lists and pages,
 filtered, searched and sorted on public fields only (``games.admin.lookups``), and
-the moderation actions, each a form (``games.forms``) that calls a service function
-(``games.services.moderation``) and writes Django's admin log.
+the moderation actions, each a form (``games.admin.forms``) that calls a service function
+(``games.services.write.moderation``) and writes Django's admin log.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from django.utils.html import format_html
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext_lazy as _
 
-from .. import forms
+from games.admin import forms
+
 from ..models import Match, Player
 from ..services import ServiceError
 from ..text import render

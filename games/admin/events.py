@@ -5,8 +5,9 @@ from __future__ import annotations
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from games.services.read.visibility import event_text
+
 from ..models import Event
-from ..services.visibility import event_text
 from .base import DeskAdmin
 
 

@@ -11,9 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from .. import forms
+from games.admin import forms
+from games.services.read.visibility import event_text, is_revealed, role_names
+
 from ..models import Event, Hand, Match, Seat
-from ..services.visibility import event_text, is_revealed, role_names
 from .base import ModeratedAdmin, ReadOnlyInline, moment
 
 

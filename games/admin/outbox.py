@@ -9,8 +9,9 @@ from django.contrib import admin
 from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
 
+from games.services.read.visibility import message_text
+
 from ..models import Outbox
-from ..services.visibility import message_text
 from .base import DeskAdmin
 
 

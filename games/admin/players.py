@@ -8,7 +8,8 @@ from django.db.models.functions import Coalesce
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
-from .. import forms
+from games.admin import forms
+
 from ..models import Match, Outbox, Player, Seat
 from .base import ModeratedAdmin
 

@@ -16,9 +16,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from games.services.read.visibility import event_text
+from games.services.write import reports
+
 from ..models import Event, Report
-from ..services import reports
-from ..services.visibility import event_text
 from .base import DeskAdmin
 
 SHORT = 80  # characters of a report in the list

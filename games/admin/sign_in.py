@@ -13,8 +13,9 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.services.write import signin
+
 from ..models import SignInLink
-from ..services import signin
 from .base import DeskAdmin
 
 

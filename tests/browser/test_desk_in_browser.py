@@ -15,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Match, Player
-from games.services import moderation
-from games.services.players import terminal_player
+from games.services.write import moderation
+from games.services.write.players import terminal_player
 
 from ..pages_support import running_match, step
 

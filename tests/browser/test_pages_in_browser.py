@@ -13,9 +13,9 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match, Player
-from games.services import moderation
-from games.services.players import terminal_player
-from games.services.visibility import public_match_view
+from games.services.read.visibility import public_match_view
+from games.services.write import moderation
+from games.services.write.players import terminal_player
 
 from ..pages_support import cards_on, finished_match, running_match, secret_cards, step
 

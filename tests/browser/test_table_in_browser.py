@@ -21,8 +21,9 @@ from django.conf import settings as django_settings
 
 from games.engine import Role, Roles
 from games.models import Event, Match, Player
-from games.services import handle, play
-from games.services.players import telegram_player, terminal_player
+from games.services import handle
+from games.services.write import play
+from games.services.write.players import telegram_player, terminal_player
 
 from ..conftest import best_action, mover, player_in_role, refresh, rig, snapshot
 from ..web_support import BOT_TOKEN, cards_in_json, hidden_from, init_data, mini_app_path, sign_in_path

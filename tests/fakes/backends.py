@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from games.models import Outbox
-from games.services.backends import Backend
+from games.services.plumbing.backends import Backend
 
 script: list[object] = []
 sent: list[Outbox] = []

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from games.services import records
+from games.services.write import records
 
 
 class Command(BaseCommand):

@@ -24,13 +24,14 @@ from games.contract import Notice
 from games.contract.base import Worded
 from games.contract.moves import OldButton, Suggested, TooFast
 from games.contract.tables import TableView
-from games.ratelimit import Rule, shared_limiter
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import change
+from games.services.plumbing.ratelimit import Rule, shared_limiter
+from games.services.write import linking, moderation, play, signin
 from games.text.protocol import Command, ProtocolError, parse
 from games.text.render import said
 
 from ...models import Match, Outbox, Player
-from .. import linking, moderation, outbox, play, signin, state
-from ..change import change
 from ..errors import ServiceError, StaleError
 from . import account, again, finding, info, lobby, moves, report, time_off
 from .choosing import Reply

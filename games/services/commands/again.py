@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from games.contract.rematch import RematchAsked, RematchStarts
+from games.services.write import rematch
 from games.text.protocol import Command
 
 from ...models import Match, Player
-from .. import rematch
 from .choosing import Reply, any_match, choose
 
 

@@ -17,10 +17,11 @@ from collections.abc import Callable
 from games.contract import Content
 from games.contract import matches as m
 from games.engine import Discard, Knock, Role, parse_action
+from games.services.plumbing import state
+from games.services.write import presence
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
-from .. import presence, state
 from ..errors import ServiceError
 
 Reply = Content  # what games.text.render words

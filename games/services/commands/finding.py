@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from games.contract import matches as m
 from games.contract.lists import OpenMatchesView
+from games.services.write import matchmaking
 from games.text.protocol import ANY, Command
 
 from ...models import Match, Player
-from .. import matchmaking
 from . import lobby
 from .choosing import Reply
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 from games.contract import matches as m
 from games.contract.groups import OnlyInAGroup
 from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView, is_hand_kind
+from games.services.plumbing import state
+from games.services.read.visibility import away_until, match_line
+from games.services.write import play
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
-from .. import play, state
 from ..errors import ServiceError
-from ..visibility import away_until, match_line
 from .choosing import ACTIVE, RUNNING, Reply, any_match, my_seats, pick, sitter_advising, to_move
 
 MAX_LISTED = 10  # a list longer than this would not fit a Telegram message or a few SMS

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from games.contract import matches as m
+from games.services.write import matches
 from games.text.protocol import Command
 
 from ...models import Match, Player
-from .. import matches
 from .choosing import LOBBY, RUNNING, Reply, any_match, pick
 
 

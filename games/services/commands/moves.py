@@ -9,10 +9,11 @@ from django.db.models import Max
 from games.contract import moves as m
 from games.contract.tables import Automatic
 from games.engine import Role, parse_action
+from games.services.plumbing import outbox, state
+from games.services.write import automation, play
 from games.text.protocol import Command
 
 from ...models import Event, Outbox, Player
-from .. import automation, outbox, play, state
 from ..errors import ServiceError
 from .choosing import RUNNING, Reply, on_team, pick, playable, role_now, sitter_advising, to_move
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from games.contract.moderation import ReportTaken
+from games.services.write import reports
 from games.text.protocol import Command
 
 from ...models import Match, Player
-from .. import reports
 from .choosing import ACTIVE, Reply, any_match, choose
 
 

@@ -7,10 +7,11 @@ from datetime import timedelta
 from django.utils import timezone
 
 from games.contract import own_time as t
+from games.services.plumbing import clocks, outbox
+from games.services.write import timeoff
 from games.text.protocol import Command
 
 from ...models import Player
-from .. import clocks, outbox, timeoff
 from .choosing import Reply
 
 

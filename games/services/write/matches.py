@@ -11,11 +11,11 @@ from django.utils import timezone
 
 from games.contract import matches as m
 from games.contract.options import MatchOptions
-
-from ..models import Event, Match, Outbox, Player, Seat, Strength
-from . import outbox, play, players, state
-from .change import change, current
-from .errors import ServiceError
+from games.models import Event, Match, Outbox, Player, Seat, Strength
+from games.services.errors import ServiceError
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import change, current
+from games.services.write import play, players
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTHS = (4, 5, 6, 7, 8)  # Match.code holds 8; 4 give about a million codes

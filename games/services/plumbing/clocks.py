@@ -20,7 +20,7 @@ import functools
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ..models import Match, Player, Seat
+from games.models import Match, Player, Seat
 
 DEFAULT_ZONE = "UTC"
 REMINDER_SHARE = 0.2  # the player to move is reminded when a fifth of his time is left

@@ -28,12 +28,12 @@ from games.contract.tables import Automatic
 from games.engine import Action, Draw, Event, Hand, Pass, Role
 from games.engine.bots import bot_view, make_strategy
 from games.engine.hand import Discard, Phase, parse_action
-
-from ..models import Match, Outbox, Player, Seat
-from . import matchmaking, outbox, presence, rematch
-from .change import change
-from .errors import ServiceError
-from .play import Table, apply_move, load_table
+from games.models import Match, Outbox, Player, Seat
+from games.services.errors import ServiceError
+from games.services.plumbing import delivery, outbox
+from games.services.plumbing.change import change
+from games.services.write import matchmaking, presence, rematch
+from games.services.write.play import Table, apply_move, load_table
 
 log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AUTOPILOT = 3
@@ -276,6 +276,7 @@ def scan_clocks(
 UNREACHABLE_FLAGS: dict[str, str] = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
 
 
+@delivery.when_unreachable
 def player_unreachable(player: Player, channel: str) -> bool:
     """Delivery found that ``player`` can't be reached on ``channel`` any more (he
     blocked the bot, sent STOP, the number is dead): stop writing to him there. If

@@ -14,9 +14,8 @@ from __future__ import annotations
 from games import metrics
 from games.contract.account import TextNotDelivered
 from games.models import Outbox
-
-from . import outbox
-from .change import change
+from games.services.plumbing import outbox
+from games.services.plumbing.change import change
 
 DELIVERED = "delivered"
 FAILURES = frozenset({"undelivered", "failed"})

@@ -1,6 +1,6 @@
 """The moderation desk's forms: what each admin action asks before it acts.
 
-Each form names the service function it calls (``games.services.moderation``)
+Each form names the service function it calls (``games.services.write.moderation``)
 and returns the change message for Django's admin log. The admin never writes
 a game row itself.
 """
@@ -16,8 +16,8 @@ from django.utils.html import escape
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from .models import Match, Player, Seat, Strength
-from .services import moderation
+from games.models import Match, Player, Seat, Strength
+from games.services.write import moderation
 
 
 class ModerationForm(forms.Form):

@@ -1,8 +1,8 @@
 """Public pages: the scoreboard, players, matches (with replays and the live
 table) and the lobby.
 
-Every page reads kept records (``games.services.records``) and the public
-views of ``games.services.visibility``, never a hand's deck or another
+Every page reads kept records (``games.services.write.records``) and the public
+views of ``games.services.read.visibility``, never a hand's deck or another
 player's cards: what anyone may see is decided there. Each page costs a fixed
 number of queries on indexed rows, whatever the number of matches stored:
 lists are cut into pages, and nothing is added up per request.
@@ -23,15 +23,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from .charts import line_chart
-from .contract.public import PublicTableView
-from .models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord, Seat
-from .services import signin
-from .services.visibility import public_live_view, public_match_view
-from .templatetags.gin3 import MOVE_WORDS
-from .text.links import join_link
-from .text.previews import lobby_preview, match_preview, player_preview, scoreboard_preview
-from .text.style import duration_text
+from games.contract.public import PublicTableView
+from games.models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord, Seat
+from games.services.read.visibility import public_live_view, public_match_view
+from games.services.write import signin
+from games.site.charts import line_chart
+from games.templatetags.gin3 import MOVE_WORDS
+from games.text.links import join_link
+from games.text.previews import lobby_preview, match_preview, player_preview, scoreboard_preview
+from games.text.style import duration_text
 
 PER_PAGE = 25
 LAST_PAGE = 2000  # deep enough for 50,000 names; the search finds the rest

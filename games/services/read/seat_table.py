@@ -15,10 +15,9 @@ from dataclasses import replace
 
 from games.contract.table_page import LastResult, SeatTable
 from games.engine import parse_action, parse_cards, replay
-
-from ..models import Event, Match, Player, Seat
-from . import state
-from .visibility import (
+from games.models import Event, Match, Player, Seat
+from games.services.plumbing import state
+from games.services.read.visibility import (
     PLAYER_FIELDS,
     hand_players,
     public_table_view,

@@ -17,11 +17,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from games.contract import rematch as r
-
-from ..models import Event, Match, Outbox, Player, Seat
-from . import matches, outbox, play, state
-from .change import change, current
-from .errors import ServiceError
+from games.models import Event, Match, Outbox, Player, Seat
+from games.services.errors import ServiceError
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import change, current
+from games.services.write import matches, play
 
 
 def answer_time() -> timedelta:

@@ -15,11 +15,11 @@ from django.utils import timezone
 
 from games.contract import Notice
 from games.contract import moderation as m
-
-from ..models import Event, Match, Outbox, Player, Seat, Strength
-from . import clocks, outbox, play, players, presence, state
-from .change import change
-from .errors import ServiceError
+from games.models import Event, Match, Outbox, Player, Seat, Strength
+from games.services.errors import ServiceError
+from games.services.plumbing import clocks, outbox, state
+from games.services.plumbing.change import change
+from games.services.write import play, players, presence
 
 UNFINISHED = (Match.Status.LOBBY, Match.Status.RUNNING)
 RUNNING = (Match.Status.RUNNING,)

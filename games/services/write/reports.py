@@ -12,9 +12,8 @@ from __future__ import annotations
 from django.db.models import QuerySet
 
 from games.contract.moderation import ReportsWaiting
-
-from ..models import Match, Player, Report
-from .errors import ServiceError
+from games.models import Match, Player, Report
+from games.services.errors import ServiceError
 
 MAX_WAITING = 3  # unhandled reports by one player about one match
 

@@ -18,13 +18,12 @@ from games.contract import Content
 from games.contract.groups import CardsArePrivate, GroupFollows, NothingToShow, PlayElsewhere
 from games.contract.tables import MoveView
 from games.engine import Hand
-from games.ratelimit import Rule, shared_limiter
-
-from ..models import Event, Match, Outbox, Player, Seat
-from ..models import Hand as HandRow
-from . import outbox, state
-from .change import change
-from .visibility import public_table_view
+from games.models import Event, Match, Outbox, Player, Seat
+from games.models import Hand as HandRow
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import change
+from games.services.plumbing.ratelimit import Rule, shared_limiter
+from games.services.read.visibility import public_table_view
 
 TELEGRAM = Outbox.Channel.TELEGRAM
 GROUP_REPLIES_PER_MINUTE = 3

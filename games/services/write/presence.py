@@ -14,10 +14,10 @@ from dataclasses import replace
 
 from games.contract import Notice
 from games.contract.presence import PlayerReturned, YouAreBackIn
-
-from ..models import Event, Match, Outbox, Player, Seat
-from . import outbox, play, state
-from .change import change
+from games.models import Event, Match, Outbox, Player, Seat
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import change
+from games.services.write import play
 
 
 def hand_over(table: play.Table, position: int, kind: str, notice: Notice, tell_him: bool = True) -> None:

@@ -21,13 +21,13 @@ from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn, StaleMom
 from games.contract.tables import Automatic, MoveView, ResultView
 from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase, Take
-
-from ..models import Event, Match, Outbox, Player, Seat
-from ..models import Hand as HandRow
-from . import clocks, groups, outbox, records, state
-from .change import current
-from .errors import ServiceError, StaleError
-from .visibility import result_view, table_view
+from games.models import Event, Match, Outbox, Player, Seat
+from games.models import Hand as HandRow
+from games.services.errors import ServiceError, StaleError
+from games.services.plumbing import clocks, outbox, state
+from games.services.plumbing.change import current
+from games.services.read.visibility import result_view, table_view
+from games.services.write import groups, records
 
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
 

@@ -24,10 +24,9 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from games.contract.account import SignInLinkView
+from games.models import Outbox, Player, SignInLink
+from games.services.plumbing import outbox
 from games.text.protocol import Command
-
-from ..models import Outbox, Player, SignInLink
-from . import outbox
 
 LINK_LIFETIME = timedelta(minutes=15)
 SESSION_KEY = "gin3_sign_in"  # the session's entry: the id of the link that signed the browser in

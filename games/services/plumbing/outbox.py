@@ -39,13 +39,12 @@ from django.utils import timezone, translation
 
 from games.contract import Content
 from games.contract.tables import TableView
+from games.models import Match, Outbox, Player
+from games.services.plumbing import clocks
+from games.services.plumbing.change import Work, current
 from games.text.offers import zone_choice, zone_question
 from games.text.render import Rendered, render
 from games.text.tables import legend
-
-from ..models import Match, Outbox, Player
-from . import clocks
-from .change import Work, current
 
 SMS = Outbox.Channel.SMS
 TELEGRAM = Outbox.Channel.TELEGRAM

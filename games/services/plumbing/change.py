@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
-from .. import scheduling
-from ..models import Event, Match, Seat
+from games.models import Event, Match, Seat
+from games.services.plumbing import scheduling
 
 _current: ContextVar[Work | None] = ContextVar("gin3_change", default=None)
 

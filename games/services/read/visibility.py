@@ -33,10 +33,9 @@ from games.engine import (
     replay,
 )
 from games.engine.hand import Discard, Knock, Phase
-
-from ..models import Event, Match, Outbox, Player, Report, Seat
-from ..models import Hand as HandRow
-from . import state
+from games.models import Event, Match, Outbox, Player, Report, Seat
+from games.models import Hand as HandRow
+from games.services.plumbing import state
 
 
 def cards_view(owner: str, cards: tuple[Card, ...] | list[Card]) -> CardsView:

@@ -2,7 +2,7 @@
 
 Services write messages as ``Outbox`` rows in the transaction of the change
 that caused them; after the commit ``games.tasks.deliver_message`` calls
-``deliver``. The backend contract is in ``games.services.backends``.
+``deliver``. The backend contract is in ``games.services.plumbing.backends``.
 
 Two rules shape this module:
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import logging
+from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -29,11 +30,10 @@ from django.db.models import Case, Min, When
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from games import metrics, scheduling
-from games.models import Outbox
-from games.services import automation
-
-from .backends import Backend, Rejected, RetryLater, Unreachable
+from games import metrics
+from games.models import Outbox, Player
+from games.services.plumbing import scheduling
+from games.services.plumbing.backends import Backend, Rejected, RetryLater, Unreachable
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +46,17 @@ UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
 CHAT_KINDS = (Outbox.Kind.TEAM, Outbox.Kind.POINTER)
 TABLE_KEY = "table:"  # play.table_key: what a newer table of a match replaces
 LOST_WITH_WORKER = "its worker stopped while sending it"
+
+# What the game does when a player can't be reached on a channel any more: the write
+# side (automation.player_unreachable) registers itself here, as the outbox does with
+# the change, so that the plumbing imports nothing above it.
+unreachable_handlers: list[Callable[[Player, str], object]] = []
+
+
+def when_unreachable(handler: Callable[[Player, str], object]) -> Callable[[Player, str], object]:
+    """Register ``handler`` to hear of a player delivery found unreachable on a channel."""
+    unreachable_handlers.append(handler)
+    return handler
 
 
 def get_backend(channel: str) -> Backend:
@@ -159,7 +170,8 @@ def _send(message: Outbox, backend: Backend) -> str:
             status=Outbox.Status.FAILED, last_error=f"recipient unreachable: {error.reason}"
         )
         if message.recipient is not None:
-            automation.player_unreachable(message.recipient, message.channel)
+            for handler in unreachable_handlers:
+                handler(message.recipient, message.channel)
         return Outbox.Status.FAILED
     except Rejected as error:
         attempt(channel=message.channel, outcome="rejected").inc()

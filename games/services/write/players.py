@@ -6,10 +6,9 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
+from games.models import Match, Player
+from games.services.plumbing.clocks import DEFAULT_ZONE
 from games.text.protocol import ProtocolError, clean, time_zone
-
-from ..models import Match, Player
-from .clocks import DEFAULT_ZONE
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
 REGISTER_ATTEMPTS = 20  # names taken by first contacts at the same moment, one after another

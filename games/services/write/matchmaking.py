@@ -19,10 +19,10 @@ from django.utils import timezone
 from games.contract.lists import OpenMatch
 from games.contract.matches import ComputerOffer
 from games.contract.options import MatchOptions
-
-from ..models import Event, Match, Outbox, Player
-from . import matches, outbox, state
-from .change import change
+from games.models import Event, Match, Outbox, Player
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import change
+from games.services.write import matches
 
 MAX_LISTED = 5  # the open list fits a message, and a few SMS
 CANDIDATES = 20  # join any tries at most these, oldest first, before it opens a match

@@ -2,7 +2,7 @@
 
 Like Django's email backends, the class for each channel is a setting
 (``GIN3_BACKENDS``): the real platform, the console for a local run, memory
-for tests. ``games.services.delivery`` calls ``send`` from a Celery worker, synchronously,
+for tests. ``games.services.plumbing.delivery`` calls ``send`` from a Celery worker, synchronously,
 one message at a time for an address and in the order they were written; it
 claims the message first, so a message is never being sent by two workers.
 
@@ -14,15 +14,15 @@ What ``send`` may do, and what delivery does then:
   does not count as a failed attempt.
 - raise ``Unreachable(reason)``: the recipient blocked the bot, sent STOP, or
   the number does not exist. The message and the others waiting for that
-  address fail, and ``games.services.automation.player_unreachable`` marks
+  address fail, and ``games.services.write.automation.player_unreachable`` marks
   the player and tells the others in his matches.
 - raise ``Rejected(reason)``: the platform refuses this message itself (a bad
   request that no retry will fix). It fails at once and the next one goes.
 - raise anything else: a passing failure (the network). Retried with
-  exponential backoff; after ``games.services.delivery.MAX_ATTEMPTS`` it fails with
+  exponential backoff; after ``games.services.plumbing.delivery.MAX_ATTEMPTS`` it fails with
   ``last_error``. The address's later messages wait, to keep the order.
 
-``send`` must return or raise well within ``games.services.delivery.LEASE`` (use
+``send`` must return or raise well within ``games.services.plumbing.delivery.LEASE`` (use
 timeouts on network calls): after the lease the message is taken to be lost
 with its worker and is sent again.
 """

@@ -3,7 +3,7 @@
 from django.urls import path
 from django.views.i18n import set_language
 
-from . import views
+from games.site import views
 
 app_name = "games"
 urlpatterns = [

@@ -29,9 +29,9 @@ from typing import Any
 from django.db import connection, transaction
 from django.db.models import Model
 
-from ..models import Event, Hand, HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord
-from .change import pending_events
-from .ratings import Skill, finishing_ranks, rate
+from games.models import Event, Hand, HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord
+from games.services.plumbing.change import pending_events
+from games.services.write.ratings import Skill, finishing_ranks, rate
 
 WON_BY = {"knock": "knocks", "gin": "gins", "undercut": "undercuts"}
 HAND_FIELDS = ("winner", "box", "result", "points", "box_player", "captain_player", "sitter_player", "winner_player")

@@ -25,11 +25,11 @@ from django.utils import timezone
 
 from games.contract import Notice
 from games.contract import own_time as t
-
-from ..models import Event, Match, Outbox, Player, Seat, TimeOff
-from . import clocks, outbox, play, state
-from .change import change
-from .errors import ServiceError
+from games.models import Event, Match, Outbox, Player, Seat, TimeOff
+from games.services.errors import ServiceError
+from games.services.plumbing import clocks, outbox, state
+from games.services.plumbing.change import change
+from games.services.write import play
 
 SHORTEST = timedelta(hours=1)
 STARTS_A_DAY = 3  # each time off is told to everyone he plays with: no flood of notices

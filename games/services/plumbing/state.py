@@ -19,10 +19,9 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine import DECK, Card, Game, Hand, Roles, deal, parse_action, parse_cards, replay
-
-from ..models import Event, Match, Player, ProcessedUpdate, Seat
-from ..models import Hand as HandRow
-from .change import current
+from games.models import Event, Match, Player, ProcessedUpdate, Seat
+from games.models import Hand as HandRow
+from games.services.plumbing.change import current
 
 JSON = Any  # a value of an event's data: whatever its JSON column holds
 

@@ -22,12 +22,12 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from games.contract import Notice
 from games.contract import account as a
+from games.models import Match, Outbox, PhoneLink, Player
+from games.services.errors import ServiceError
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import change
+from games.services.write import automation, presence
 from games.text.protocol import HELP_WORDS, OPT_IN_WORDS, OPT_OUT_WORDS, Command
-
-from ..models import Match, Outbox, PhoneLink, Player
-from . import automation, outbox, presence, state
-from .change import change
-from .errors import ServiceError
 
 CODE_LIFETIME = timedelta(minutes=10)
 MAX_TRIES = 5
