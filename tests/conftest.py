@@ -21,7 +21,7 @@ from games import ratelimit
 from games.engine import Action, Knock, Role, format_cards, parse_cards, stacked_deck
 from games.engine.bots import bot_view, make_strategy
 from games.models import Event, Hand, Match, Outbox, Player
-from games.services import automation, handle, play, state
+from games.services import advice, automation, handle, play, state
 from games.services.change import change
 from games.services.players import phone_player, telegram_player, terminal_player
 
@@ -48,6 +48,7 @@ def no_background(settings):
     in Redis by an earlier test, or an earlier run, would refuse what it sends."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
+    settings.GIN3_ADVICE_WAIT_SECONDS = 0  # a computer captain moves at once; the tests of its wait set one
     settings.REDIS_URL = ""
     ratelimit._limiter_for.cache_clear()
     yield
@@ -238,7 +239,7 @@ def best_action(match: Match) -> Action:
         knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
         if knocks:
             return min(knocks, key=lambda knock: hand.count_after_discard(knock.card))
-        view = bot_view(hand, hand.to_move, automation.public_log(table))
+        view = bot_view(hand, hand.to_move, advice.public_log(table))
         return make_strategy("strong", random.Random(table.match.version)).choose(view)
 
 

@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import metrics
@@ -163,8 +164,7 @@ def apply_move(
     else:
         _tell_mover(table, position, automatic, public)
         _tell_sitter(table, (public,))
-        if table.computer_plays(table.mover):
-            current().computer_move(table.match)  # the second half of its turn
+        _computer_next(table)  # the second half of the turn
     return None
 
 
@@ -189,8 +189,44 @@ def _start_turn(table: Table) -> None:
     match = table.match
     match.turn_seat = table.mover
     clocks.set_turn_clock(match, table.seat(table.mover), timedelta(seconds=match.move_seconds), timezone.now())
-    if table.computer_plays(table.mover) and not match.is_paused:
+    _computer_next(table)
+
+
+def _computer_next(table: Table) -> None:
+    """What a computer does next, after the commit: it moves, or as a sitter it advises
+    the person who captains. A computer captain whose sitter is a person who advises
+    waits ``advice_wait`` for his suggestion first: the clock scan moves it then, or
+    his suggestion does (``advice.record_suggestion``)."""
+    match = table.match
+    if match.is_paused:
+        return
+    if waits_for_advice(table):
+        match.deadline = timezone.now() + advice_wait()
+    elif table.computer_plays(table.mover) or computer_advises(table):
         current().computer_move(match)
+
+
+def advice_wait() -> timedelta:
+    return timedelta(seconds=settings.GIN3_ADVICE_WAIT_SECONDS)
+
+
+def computer_advises(table: Table) -> bool:
+    """A computer sitter has advice to give: a person captains, and it is his move."""
+    if table.hand.to_move is not Role.CAPTAIN or table.hand.is_over:
+        return False
+    sitter = table.seat(table.position_of_role(Role.SITTER))
+    return sitter.player.is_computer and not table.computer_plays(table.mover)
+
+
+def waits_for_advice(table: Table) -> bool:
+    """A computer captain waits for a person sitter who advises (``advise on``), so that
+    his suggestion can come before it moves; once one has come, it waits no more."""
+    if table.hand.to_move is not Role.CAPTAIN or not advice_wait() or not table.computer_plays(table.mover):
+        return False
+    sitter = table.seat(table.position_of_role(Role.SITTER))
+    if sitter.player.is_computer or sitter.autopilot or not sitter.player.advises:
+        return False
+    return table.hand_row.suggestion_version != table.match.version or not table.hand_row.suggestion
 
 
 def _begin_change(match: Match) -> None:
@@ -253,8 +289,8 @@ def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
 
 def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """Within the captain's turn (he took a card), the sitter sees it, to advise
-    on the discard; a computer captain does not wait for advice."""
-    if table.hand.to_move is Role.CAPTAIN and not table.computer_plays(table.position_of_role(Role.CAPTAIN)):
+    on the discard; a computer captain waits for it only when it waits for advice."""
+    if table.hand.to_move is Role.CAPTAIN and (not table.computer_plays(table.mover) or waits_for_advice(table)):
         _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, last_moves)
 
 
@@ -290,6 +326,7 @@ def _finish_hand(table: Table) -> ResultView:
     hand_row.summary = summary_of(view)
     records.hand_finished(hand_row, table.seat(winner).player if winner is not None else None)
     hand_row.save(update_fields=["result", "winner", "winner_player", "points", "ended_at", "summary"])
+    current().review(hand_row.pk)
     state.append_event(
         match,
         Event.Kind.HAND_OVER,

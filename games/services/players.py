@@ -10,10 +10,11 @@ from django.db.models import QuerySet
 
 from games.text.protocol import ProtocolError, clean, time_zone
 
-from ..models import Match, Player
+from ..models import Match, Player, Strength
 from .clocks import DEFAULT_ZONE
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
+LEVEL_NAMES = {Strength.EASY: "Easy", Strength.NORMAL: "Normal", Strength.HARD: "Hard"}
 REGISTER_ATTEMPTS = 20  # names taken by first contacts at the same moment, one after another
 
 
@@ -53,10 +54,10 @@ def phone_player(phone: str) -> tuple[Player, bool]:
 def computer_player(match: Match, strength: str) -> Player:
     """A computer player of ``strength`` not yet seated in ``match``. Computer
     players are shared by every match, so the scoreboard counts each of them
-    once: "Bot 1", "Bot 2" (strong) or "Easy 1", "Easy 2" (simple), short
-    enough for an SMS table."""
+    once. They are named by their level, "Easy 1", "Normal 2", "Hard 1", short
+    enough for an SMS table; a name is one for every language, like a person's."""
     seated = set(match.seats.values_list("player_id", flat=True))
-    label = {"simple": "Easy", "strong": "Bot"}[strength]
+    label = LEVEL_NAMES[strength]
     for number in itertools.count(1):
         name = f"{label} {number}"
         holder = Player.objects.filter(display_name__iexact=name).first()

@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.contract.lists import MatchLine
-from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep
+from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep, ReviewMark
 from games.contract.table_page import TeamLine
 from games.contract.tables import Automatic, CardsView, LayoffView, MoveView, ResultView, SeatView, TableView
 from games.engine import (
@@ -364,7 +364,16 @@ def public_hand_view(
         dealt=tuple(zip(deck, places, strict=True)),
         is_revealed=True,
         is_detailed=True,
+        marks=review_marks(hand_row),
     )
+
+
+def review_marks(hand_row: HandRow) -> dict[int, ReviewMark]:
+    """The review of a finished hand (``services.review``), by move: shown only once the
+    hand is over, with its cards, since a mark names a card its player held."""
+    if not hand_row.is_over or not hand_row.review:
+        return {}
+    return {mark["index"]: ReviewMark(mark["better"], mark["points"]) for mark in hand_row.review.get("marks", ())}
 
 
 def public_match_view(match: Match, detail: int | None = None) -> PublicMatchView:
