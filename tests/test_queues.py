@@ -28,6 +28,7 @@ def queue_of(name: str) -> str:
         ("games.tasks.deliver_messages", "delivery"),
         ("games.tasks.follow_up", "delivery"),
         ("games.tasks.play_computer_move", "computer"),
+        ("games.tasks.review_hand", "review"),
     ],
 )
 def test_each_task_goes_to_its_queue(task, queue):
@@ -36,7 +37,7 @@ def test_each_task_goes_to_its_queue(task, queue):
 
 def test_every_task_has_a_soft_and_a_hard_time_limit():
     ours = [task for name, task in current_app.tasks.items() if name.startswith("games.tasks.")]
-    assert len(ours) == 6
+    assert len(ours) == 7
     for task in ours:
         assert 0 < task.soft_time_limit < task.time_limit, task.name
 
