@@ -321,6 +321,9 @@ GIN3_AWAY_DAYS_PER_YEAR = float(os.environ.get("GIN3_AWAY_DAYS_PER_YEAR", "14"))
 # the suggestion of a person who sits out and advises (0: it never waits). A finished
 # hand's review (games/services/review.py) searches the moves of its people for at most
 # this long in all.
+# The seconds the hard level's search spends on a move (games/engine/search.py; empty:
+# the engine's default, which keeps a move under 0.3 s at the median).
+GIN3_HARD_SECONDS = float(os.environ["GIN3_HARD_SECONDS"]) if os.environ.get("GIN3_HARD_SECONDS") else None
 GIN3_ADVICE_WAIT_SECONDS = float(os.environ.get("GIN3_ADVICE_WAIT_SECONDS", "30"))
 GIN3_REVIEW_SECONDS = float(os.environ.get("GIN3_REVIEW_SECONDS", "30"))
 

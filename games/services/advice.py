@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 
+from django.conf import settings
 from django.utils import timezone
 
 from games.contract import advice as a
@@ -31,6 +32,7 @@ from .play import Table, computer_advises, table_key
 # points for the team, as the level's evaluation expects them).
 ADVICE_MARGIN = 2.0
 HINT_LEVEL = Strength.HARD
+QUICK_LOOK = 0.05  # seconds of search when only the reason needs the values
 
 
 def public_log(table: Table) -> list[Event]:
@@ -57,9 +59,16 @@ def chance(table: Table, level: str) -> random.Random:
     return random.Random(f"{table.hand_row.commitment}:{table.match.version}:{level}")
 
 
-def appraisal(table: Table, level: str) -> Appraisal:
-    """How a computer of ``level`` sees the move to make now, from the mover's view."""
-    return appraise(mover_view(table), level, chance(table, level))
+def search_budget() -> float | None:
+    """The seconds the hard level's search may spend on a move (``GIN3_HARD_SECONDS``;
+    None: the engine's own default)."""
+    return settings.GIN3_HARD_SECONDS
+
+
+def appraisal(table: Table, level: str, budget: float | None = None) -> Appraisal:
+    """How a computer of ``level`` sees the move to make now, from the mover's view.
+    ``budget``: the search's seconds, if fewer than a move's (``search_budget``)."""
+    return appraise(mover_view(table), level, chance(table, level), budget or search_budget())
 
 
 def waiting_suggestion(table: Table) -> Action | None:
@@ -83,7 +92,9 @@ def advise_as_computer(table: Table) -> bool:
     if not computer_advises(table) or hand_row.suggestion_version == table.match.version:
         return False
     sitter = table.position_of_role(Role.SITTER)
-    seen = appraisal(table, table.seat(sitter).player.strength or Strength.NORMAL)
+    level = table.seat(sitter).player.strength or Strength.NORMAL
+    # Only hard chooses by the search; the others need it only for the words of the reason.
+    seen = appraisal(table, level, None if level == Strength.HARD else QUICK_LOOK)
     record_suggestion(table, table.seat(sitter).player, seen.choice, str(seen.reason))
     return True
 

@@ -88,7 +88,8 @@ def computer_choice(table: Table, strength: str) -> Action:
     """The move a computer player of ``strength`` makes for the seat to move: from what
     that seat may know (``bot_view``), with chance seeded by the hand and the match's
     version, so that a task run twice chooses the same move."""
-    return make_strategy(strength, advice.chance(table, strength)).choose(mover_view(table))
+    strategy = make_strategy(strength, advice.chance(table, strength), advice.search_budget())
+    return strategy.choose(mover_view(table))
 
 
 def safe_move(hand: Hand) -> Action:

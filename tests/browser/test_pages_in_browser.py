@@ -31,7 +31,7 @@ def ann(transactional_db) -> Player:
 def ranked_people() -> list[Player]:
     """Players with enough finished matches to be ranked, and a computer."""
     people = [Player.objects.create(display_name=name) for name in ("Rūta", "Dmitri", "Eitan", "Amira")]
-    bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="strong")
+    bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="normal")
     for round_ in range(6):
         a, b, c = people[round_ % 4], people[(round_ + 1) % 4], people[(round_ + 2) % 4]
         finished_match([a, b, c], [100, 40 + round_, 10], a, days_ago=round_ * 9)
