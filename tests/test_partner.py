@@ -105,7 +105,7 @@ def test_plain_bot_seats_a_normal_computer_and_a_second_of_a_level_gets_the_next
     handle(alice, "bot", "terminal")
     handle(alice, "bot normal", "terminal")
     names = set(match.seats.filter(player__is_computer=True).values_list("player__display_name", flat=True))
-    assert names == {"Normal 1", "Normal 2"}
+    assert names == {"Bot 1", "Bot 2"}
 
 
 def test_a_level_that_is_none_is_refused_with_the_levels(alice):

@@ -191,7 +191,7 @@ def test_computers_are_rated_and_flagged_to_be_ranked_apart(alice):
     handle(alice, "bot", "terminal")
     moderation.adjudicate(refresh(match), 0, "root", "test")
     flags = dict(PlayerRecord.objects.values_list("player__display_name", "is_computer"))
-    assert flags == {"Alice": False, "Normal 1": True, "Normal 2": True}
+    assert flags == {"Alice": False, "Bot 1": True, "Bot 2": True}
 
 
 @pytest.mark.django_db

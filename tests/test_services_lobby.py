@@ -95,20 +95,20 @@ def test_join_twice_is_refused(alice):
 
 def test_bot_fills_a_seat_and_the_second_starts_the_match(alice):
     match = new_match(alice)
-    assert handle(alice, "bot", "terminal") == f"Normal 1, a computer player (normal), joined #{match.code}."
-    assert handle(alice, "bot", "terminal") == f"Normal 2, a computer player (normal), joined #{match.code}."
+    assert handle(alice, "bot", "terminal") == f"Bot 1, a computer player (normal), joined #{match.code}."
+    assert handle(alice, "bot", "terminal") == f"Bot 2, a computer player (normal), joined #{match.code}."
     match = refresh(match)
     assert match.status == Match.Status.RUNNING
     assert match.seats.filter(player__is_computer=True).count() == 2
 
 
 def test_each_seat_taken_is_told_once_and_the_joiner_hears_his_reply_before_the_cut(alice, bob, carol):
-    """Issue 9: no "Normal 1 joined" beside "a computer player joined"; "You joined" before the deal."""
+    """Issue 9: no "Bot 1 joined" beside "a computer player joined"; "You joined" before the deal."""
     match = new_match(alice)
     handle(alice, "bot", "terminal")
     handle(bob, f"join {match.code}", "terminal")
     assert [message.text for message in outbox_of(alice)[1:]][:2] == [
-        f"Normal 1, a computer player (normal), joined #{match.code}.",
+        f"Bot 1, a computer player (normal), joined #{match.code}.",
         f"Bob joined #{match.code}.",
     ]
     first_to_bob = outbox_of(bob)[0]

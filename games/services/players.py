@@ -14,7 +14,9 @@ from ..models import Match, Player, Strength
 from .clocks import DEFAULT_ZONE
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
-LEVEL_NAMES = {Strength.EASY: "Easy", Strength.NORMAL: "Normal", Strength.HARD: "Hard"}
+# The default level (plain ``bot``) keeps the computers' first name, "Bot": its players
+# were the strong ones before there were levels, and the scoreboard goes on counting them.
+LEVEL_NAMES = {Strength.EASY: "Easy", Strength.NORMAL: "Bot", Strength.HARD: "Hard"}
 REGISTER_ATTEMPTS = 20  # names taken by first contacts at the same moment, one after another
 
 
@@ -54,7 +56,7 @@ def phone_player(phone: str) -> tuple[Player, bool]:
 def computer_player(match: Match, strength: str) -> Player:
     """A computer player of ``strength`` not yet seated in ``match``. Computer
     players are shared by every match, so the scoreboard counts each of them
-    once. They are named by their level, "Easy 1", "Normal 2", "Hard 1", short
+    once. They are named by their level, "Easy 1", "Bot 2" (normal), "Hard 1", short
     enough for an SMS table; a name is one for every language, like a person's."""
     seated = set(match.seats.values_list("player_id", flat=True))
     label = LEVEL_NAMES[strength]

@@ -38,6 +38,11 @@ def level_word(level: str) -> str:
     return str(LEVEL_WORDS.get(level, level))
 
 
+def levels_line() -> str:
+    """How to choose a computer player's level, where a match waits for players."""
+    return _("Computer players: bot easy, bot normal or bot hard.")
+
+
 def reason_words(reason: str) -> str:
     """Why, in a few words; a reason this release does not know reads as no reason."""
     try:

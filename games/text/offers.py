@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import singledispatch
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
 from games.contract import Content
@@ -18,6 +19,8 @@ from games.contract.lists import HelpView
 from games.contract.matches import ComputerOffer
 from games.contract.rematch import RematchOffer
 from games.contract.tables import ResultView
+
+from .advice import LEVEL_WORDS
 
 # What help's buttons carry: commands, typed as they are in every language.
 FIND_A_MATCH = "join any"
@@ -46,7 +49,9 @@ def _result_buttons(content: ResultView) -> Buttons:
 
 @offer_buttons.register
 def _computer_offer_buttons(content: ComputerOffer) -> Buttons:
-    return [[{"text": _("Add a computer player"), "data": f"#{content.code} bot"}]]
+    code = content.code
+    levels = [{"text": capfirst(str(word)), "data": f"#{code} bot {level}"} for level, word in LEVEL_WORDS.items()]
+    return [[{"text": _("Add a computer player"), "data": f"#{code} bot"}], levels]
 
 
 @offer_buttons.register
