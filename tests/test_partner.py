@@ -414,3 +414,10 @@ def test_the_match_page_shows_the_review_of_a_finished_hand_only(alice, client):
     Hand.objects.filter(pk=running.pk).update(review={"marks": [{"index": 0, "better": "pass", "points": 1.0}]})
     page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={running.number}").content.decode()
     assert page.count("data-review>") == 1, "a hand in play shows none"
+
+
+def test_help_offers_hint_only_against_computers(match_vs_computers, alice, match3):
+    said = handle(mover(match3), "help", "terminal").splitlines()
+    assert not any(line.startswith(f"#{match3.code}") and "hint" in line for line in said)
+    said = handle(alice, "help", "terminal").splitlines()
+    assert any(line.startswith(f"#{match_vs_computers.code}") and "hint: what the hard" in line for line in said)

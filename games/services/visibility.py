@@ -221,6 +221,7 @@ def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
         deadline=match.deadline,
         paused=match.is_paused,
         mover_away_until=away_until(next((other.player for other in seats if other.position == match.turn_seat), None)),
+        hints=all(other.player.is_computer for other in seats if other.position != seat.position),
     )
 
 

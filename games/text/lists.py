@@ -114,6 +114,8 @@ def _role_help(line: MatchLine, style: Style, code: str) -> str:
             }
         if line.role == "captain":
             said += " " + _("team TEXT talks to %(partner)s, your sitter.") % names
+        if line.hints:
+            said += " " + _("hint: what the hard computer would play, and why.")
         return said
     if line.role == "sitter" and line.moves:
         return _(
