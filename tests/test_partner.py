@@ -243,6 +243,28 @@ def test_a_computer_captain_declines_a_clearly_worse_suggestion_in_one_line(wait
     assert "\n" not in told.text
 
 
+def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that_hand(waiting_captain, alice):
+    match = refresh(waiting_captain)
+    hand = hand_row(match).number
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    automation.scan_clocks(among=[match.pk])
+    match = until(refresh(match), sitter_advising(alice), alice)
+    if hand_row(match).number == hand:
+        with change():
+            assert not play.waits_for_advice(play.load_table(match.pk))
+        assert match.pk in automation.computers_to_move([match.pk])
+
+
+def test_an_advising_sitter_is_waited_for_all_hand(waiting_captain, alice):
+    moves = [str(action) for action in legal_actions(waiting_captain)]
+    handle(alice, f"suggest {moves[0]}", "terminal")
+    assert automation.play_computer_move(waiting_captain.pk)
+    match = until(refresh(waiting_captain), sitter_advising(alice), alice)
+    if hand_row(match).number == hand_row(waiting_captain).number:
+        with change():
+            assert play.waits_for_advice(play.load_table(match.pk))
+
+
 def test_without_advice_a_waiting_computer_captain_moves_at_its_deadline(waiting_captain):
     match = refresh(waiting_captain)
     assert not automation.scan_clocks(among=[match.pk])["deadline"], "not before its wait is over"

@@ -220,13 +220,18 @@ def computer_advises(table: Table) -> bool:
 
 def waits_for_advice(table: Table) -> bool:
     """A computer captain waits for a person sitter who advises (``advise on``), so that
-    his suggestion can come before it moves; once one has come, it waits no more."""
+    his suggestion can come before it moves; once one has come, it waits no more. It
+    waits at its first decision of a hand, and at the others only if he has suggested
+    something this hand: a sitter who lets the hand go is not waited for at every turn."""
     if table.hand.to_move is not Role.CAPTAIN or not advice_wait() or not table.computer_plays(table.mover):
         return False
     sitter = table.seat(table.position_of_role(Role.SITTER))
     if sitter.player.is_computer or sitter.autopilot or not sitter.player.advises:
         return False
-    return table.hand_row.suggestion_version != table.match.version or not table.hand_row.suggestion
+    if table.hand_row.suggestion_version == table.match.version and table.hand_row.suggestion:
+        return False
+    first = not any(move["role"] == Role.CAPTAIN.value for move in table.moves)
+    return first or table.hand_row.events.filter(kind=Event.Kind.SUGGESTION).exists()
 
 
 def _begin_change(match: Match) -> None:
