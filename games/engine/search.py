@@ -67,6 +67,7 @@ SETTLE_TURNS = 6  # what scoring a knock costs, in playout turns
 FIRST_WORLDS = 8  # worlds every legal action is tried in
 FINALISTS = 4  # actions tried in every further world
 MAX_WORLDS = 400  # enough for any choice: an easy one stops here
+DISCARD_CANDIDATES = 3  # the normal level's best discards searched when no knock is open
 SEARCH_TAKES = True  # whether the search weighs taking the pile's card against drawing
 GIN_HUNT, GIN_HUNT_STOCK = StrongBot.gin_hunt, StrongBot.gin_hunt_stock  # the fast policy's gin hunt
 RESAMPLES = 4  # deals of the opponent's cards tried before one where he would have knocked is kept
@@ -417,6 +418,9 @@ def evaluate(
     hidden = unseen.bit_count() - view.stock_size
     weights = opponent_weights(view, unseen)
     draws = _draws(view)
+    # Dealing a world costs a count for each card he may give back, each time
+    # he gives one back; a playout turn costs about eleven.
+    deal_turns = 1 + draws * (hidden + draws) / 11
     rules = _Rules(view.options.gin_bonus, view.options.undercut_bonus, view.options.may_discard_taken)
     utility = Utility.of(view)
 
@@ -433,6 +437,7 @@ def evaluate(
                 break
         for _ in range(RESAMPLES):
             held, stock = _sample_world(weights, hidden, draws, rng)
+            spent += deal_turns
             if not view.opponent_discards or not _would_knock(holds | held, len(stock)):
                 break
         opponent = holds | held
@@ -445,28 +450,29 @@ def evaluate(
 
 
 def candidates(view: BotView, normal: StrongBot) -> list[Action]:
-    """The actions the hard level searches among: the normal level's choice,
-    and when a knock is open, every knock and the best discards that play on
-    (the normal level's and the one that keeps the lowest count). Before a
-    discard, with ``SEARCH_TAKES``, both ways to take a card.
+    """The actions the hard level searches among, the normal level's choice first.
 
-    The normal level's discards are its best judgement of the cards; the
-    search adds what it cannot see: what a knock scores against the hands the
-    opponent may hold (R8.2, R8.4), and what playing on risks.
+    Before a discard, with ``SEARCH_TAKES``, both ways to take a card. At a
+    discard, the normal level's ``DISCARD_CANDIDATES`` best discards; and when
+    a knock is open, every knock and the discard that keeps the lowest count
+    too. The normal level's ranking is a good judgement of the cards and
+    narrows the search; the search adds what the ranking cannot see: what a
+    knock scores against the hands the opponent may hold (R8.2, R8.4), and
+    what each way of playing on risks and brings over the rest of the hand.
     """
     choice = normal.choose(view)
     if view.phase is not Phase.DISCARD:
-        return list(view.legal_actions) if SEARCH_TAKES else [choice]
-    knocks = [action for action in view.legal_actions if type(action) is Knock]
-    if not knocks:
-        return [choice]
+        return list(dict.fromkeys([choice, *view.legal_actions])) if SEARCH_TAKES else [choice]
     mask = mask_of(view.cards)
     seen = _Seen(view, mask, normal.outs_weight * math.sqrt(view.stock_size / STOCK_AT_DEAL))
     discards = [action.card for action in view.legal_actions if type(action) is Discard]
     ranked = normal._discards(mask, discards, seen)
-    lowest = min(ranked, key=lambda option: option[1:])
-    chosen = dict.fromkeys([choice, *knocks, Discard(DECK[ranked[0][3]]), Discard(DECK[lowest[3]])])
-    return list(chosen)
+    best = [Discard(DECK[option[3]]) for option in ranked[:DISCARD_CANDIDATES] if option[0] < math.inf]
+    knocks = [action for action in view.legal_actions if type(action) is Knock]
+    if knocks:
+        lowest = min(ranked, key=lambda option: option[1:])
+        best += [*knocks, Discard(DECK[lowest[3]])]
+    return list(dict.fromkeys([choice, *best]))
 
 
 def _finalists(results: dict[Action, list[float]], active: list[Action]) -> list[Action]:
