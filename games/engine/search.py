@@ -13,6 +13,13 @@ he took from the pile melds with cards he keeps, so its neighbours are more
 likely his; a card he threw away or passed over made no meld for him, so its
 neighbours are less likely his (``opponent_weights``).
 
+The search does not weigh every legal action in play: the normal level's
+judgement of the cards (``StrongBot``) names a short list (``candidates``):
+its three best discards, every knock and both ways to take a card, and the
+search chooses among them. Playouts with a fast policy misjudge which cards
+to keep; they serve better to weigh what a knock, a take or a way of playing on brings
+against the cards the opponent may hold.
+
 A knock is never played out: it ends the hand, so it is scored exactly in
 each world with the rules' own settlement (R7, R8), undercut (R8.4) and gin
 (R8.3) included. The stock left is in every playout: a hand whose stock runs
@@ -229,7 +236,9 @@ class _Playout:
 
     The policy is the simple bot's, on masks: take the pile's top card when it
     joins a meld, discard what leaves the lowest count (the highest card among
-    equals) and knock as soon as the rules allow. Player 0 is the mover.
+    equals) and knock as soon as the rules allow, but for the normal level's
+    gin hunt: with a count of ``GIN_HUNT`` or less while the stock is long it
+    plays on (R8.3). Player 0 is the mover.
     """
 
     __slots__ = ("counts", "hands", "pile", "pile_takes", "rules", "stock", "stock_at", "turns")
