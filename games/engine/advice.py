@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from .bots import BotView, _meld_outs, _neighbours, _same_rank, level_of, make_strategy
+from .bots import BotView, StrongBot, _meld_outs, _neighbours, _same_rank, level_of, make_strategy
 from .cards import POINTS, mask_of
 from .hand import Action, Discard, Knock, Take
 from .melds import deadwood_of_mask
-from .search import evaluate
+from .search import candidates, evaluate
 
 
 class Reason(StrEnum):
@@ -74,14 +74,21 @@ def appraise(
 
     For ``hard`` the choice is the action of highest value. For another level
     (``easy``, ``normal`` or their old names) it is that level's own move,
-    valued by the same search. ``rng`` is the only chance used (a fixed seed
+    valued by the same search. The actions the hard level weighs (and the
+    level's own choice) are played in every deal the budget allows; the
+    others in the first ``search.FIRST_WORLDS`` only, so their values are
+    rougher: a few points either way. ``rng`` is the only chance used (a fixed seed
     when None), so an appraisal repeats; ``budget`` is the search's seconds
     (``search.DEFAULT_BUDGET`` when None).
     """
     rng = rng or random.Random(0)
-    evaluation = evaluate(view, rng, budget)
     name = level_of(level)
-    choice = evaluation.choice if name == "hard" else make_strategy(name, rng).choose(view)
+    short_list = candidates(view, StrongBot(random.Random(0)))
+    if name != "hard":
+        own = make_strategy(name, rng).choose(view)
+        short_list = [own] + [action for action in short_list if action != own]
+    evaluation = evaluate(view, rng, budget, short_list, value_all=True)
+    choice = evaluation.choice if name == "hard" else short_list[0]
     values = MappingProxyType(dict(evaluation.values))
     return Appraisal(choice, values, reason_for(view, choice, values))
 

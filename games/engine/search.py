@@ -13,6 +13,13 @@ he took from the pile melds with cards he keeps, so its neighbours are more
 likely his; a card he threw away or passed over made no meld for him, so its
 neighbours are less likely his (``opponent_weights``).
 
+The search does not weigh every legal action in play: the normal level's
+judgement of the cards (``StrongBot``) names a short list (``candidates``):
+its three best discards, every knock and both ways to take a card, and the
+search chooses among them. Playouts with a fast policy misjudge which cards
+to keep; they serve better to weigh what a knock, a take or a way of playing on brings
+against the cards the opponent may hold.
+
 A knock is never played out: it ends the hand, so it is scored exactly in
 each world with the rules' own settlement (R7, R8), undercut (R8.4) and gin
 (R8.3) included. The stock left is in every playout: a hand whose stock runs
@@ -35,13 +42,26 @@ True
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from .bots import _NEIGHBOURS, ALL_CARDS, BotView, _same_rank
-from .cards import POINTS, cards_of, mask_of
-from .hand import PILE_TAKES_FOR_DRAW, STOCK_LEFT_FOR_DRAW, Action, Discard, Draw, Knock, Pass, Role, Take
+from .bots import _NEIGHBOURS, ALL_CARDS, BotView, StrongBot, _same_rank, _Seen
+from .cards import DECK, POINTS, cards_of, mask_of
+from .hand import (
+    PILE_TAKES_FOR_DRAW,
+    STOCK_AT_DEAL,
+    STOCK_LEFT_FOR_DRAW,
+    Action,
+    Discard,
+    Draw,
+    Knock,
+    Pass,
+    Phase,
+    Role,
+    Take,
+)
 from .melds import KNOCK_LIMIT, deadwood_of_mask
 from .scoring import settle
 
@@ -54,6 +74,11 @@ SETTLE_TURNS = 6  # what scoring a knock costs, in playout turns
 FIRST_WORLDS = 8  # worlds every legal action is tried in
 FINALISTS = 4  # actions tried in every further world
 MAX_WORLDS = 400  # enough for any choice: an easy one stops here
+DISCARD_CANDIDATES = 3  # the normal level's best discards searched when no knock is open
+SEARCH_TAKES = True  # whether the search weighs taking the pile's card against drawing
+GIN_HUNT, GIN_HUNT_STOCK = StrongBot.gin_hunt, StrongBot.gin_hunt_stock  # the fast policy's gin hunt
+RESAMPLES = 4  # deals of the opponent's cards tried before one where he would have knocked is kept
+MAX_DRAWS = 12  # the most cards an opponent's hand is chosen from beyond his ten
 MATCH_BONUS = 30  # what reaching the target is worth beyond its points (R10.1)
 
 _POINTS = tuple(POINTS[index % 13] for index in range(52))
@@ -110,17 +135,52 @@ def _cards(mask: int) -> list[int]:
     return cards
 
 
-def _sample_world(weights: Sequence[tuple[int, float]], hidden: int, rng: random.Random) -> tuple[int, list[int]]:
-    """One world: the opponent's ``hidden`` unseen cards, drawn by weight without
-    replacement (the keys of Efraimidis and Spirakis), and the stock, the rest
-    in a random order."""
+def _sample_world(
+    weights: Sequence[tuple[int, float]], hidden: int, draws: int, rng: random.Random
+) -> tuple[int, list[int]]:
+    """One world: the opponent's ``hidden`` unseen cards and the stock, the rest
+    in a random order.
+
+    He did not keep random cards: each card he drew from the stock he kept or
+    threw away, whichever left him the lower count. So he is dealt ``hidden``
+    plus ``draws`` cards, drawn by weight without replacement (the keys of
+    Efraimidis and Spirakis), and gives back ``draws`` of them the way the
+    fast policy discards; what he gives back joins the stock. A uniform deal
+    would make his hand weaker than it is late in a hand, and a knock look
+    safer than it is (R8.4).
+    """
+    draws = min(draws, len(weights) - hidden)
     keyed = sorted(((rng.random() ** (1.0 / weight), card) for card, weight in weights), reverse=True)
+    dealt = [card for _, card in keyed[: hidden + draws]]
+    stock = [card for _, card in keyed[hidden + draws :]]
     held = 0
-    for _, card in keyed[:hidden]:
+    for card in dealt:
         held |= 1 << card
-    stock = [card for _, card in keyed[hidden:]]
+    for _ in range(draws):
+        best_key, best = 1 << 30, -1
+        for card in dealt:
+            key = deadwood_of_mask(held ^ 1 << card) * 16 - _POINTS[card]
+            if key < best_key:
+                best_key, best = key, card
+        held ^= 1 << best
+        dealt.remove(best)
+        stock.append(best)
     rng.shuffle(stock)
     return held, stock
+
+
+def _would_knock(hand: int, stock_size: int) -> bool:
+    """Whether a player of the fast policy would have knocked with ``hand``
+    rather than discard to it: a world where the opponent sits on such a
+    count without knocking is unlikely, and redealt."""
+    count = deadwood_of_mask(hand)
+    return count == 0 or (count <= KNOCK_LIMIT and not (count <= GIN_HUNT and stock_size > GIN_HUNT_STOCK))
+
+
+def _draws(view: BotView) -> int:
+    """How many cards the opponent drew from the stock, at most: a turn of his
+    took one card, and those he holds from the pile were not drawn."""
+    return max(0, min(MAX_DRAWS, len(view.opponent_discards) - len(view.opponent_holds)))
 
 
 # What a result is worth ------------------------------------------------------------
@@ -176,7 +236,9 @@ class _Playout:
 
     The policy is the simple bot's, on masks: take the pile's top card when it
     joins a meld, discard what leaves the lowest count (the highest card among
-    equals) and knock as soon as the rules allow. Player 0 is the mover.
+    equals) and knock as soon as the rules allow, but for the normal level's
+    gin hunt: with a count of ``GIN_HUNT`` or less while the stock is long it
+    plays on (R8.3). Player 0 is the mover.
     """
 
     __slots__ = ("counts", "hands", "pile", "pile_takes", "rules", "stock", "stock_at", "turns")
@@ -239,11 +301,15 @@ class _Playout:
         self.turns += SETTLE_TURNS
         return points if player == 0 else -points
 
+    def hunts_gin(self, count: int) -> bool:
+        """The normal level's rule: with a count this low and the stock long, play on for gin (R8.3)."""
+        return count <= GIN_HUNT and len(self.stock) - self.stock_at > GIN_HUNT_STOCK
+
     def finish_turn(self, player: int, taken: int) -> int | None:
         """The policy's discard or knock for ``player`` holding eleven cards:
         player 0's points if that ends the hand, else None."""
         card, count = self.choose_discard(player, taken)
-        if count <= KNOCK_LIMIT:
+        if count == 0 or (count <= KNOCK_LIMIT and not self.hunts_gin(count)):
             return self.knock(player, card)
         if self.discard(player, card, count):
             return 0
@@ -330,16 +396,26 @@ def _order(action: Action) -> int:
     return kind * 64 + int(card)
 
 
-def evaluate(view: BotView, rng: random.Random, budget: float | None = None) -> Evaluation:
-    """Every legal action's value for the player of ``view``, by determinized
+def evaluate(
+    view: BotView,
+    rng: random.Random,
+    budget: float | None = None,
+    candidates: Sequence[Action] | None = None,
+    value_all: bool = True,
+) -> Evaluation:
+    """The legal actions' values for the player of ``view``, by determinized
     Monte Carlo within ``budget`` seconds (``DEFAULT_BUDGET`` when None).
 
-    Every action is played in the first ``FIRST_WORLDS`` worlds; then the
-    ``FINALISTS`` best and every knock (cheap: it is only scored) go on to
-    further worlds until the budget is spent. A value is the mean utility of
-    its worlds; an action that stopped early is valued by its mean difference
-    from the final choice over the worlds both were played in, which keeps
-    all values on one footing, and never above the choice.
+    With ``candidates`` (the level's short list, see ``candidates``) those
+    are searched in every world until the budget is spent, and the other
+    legal actions, when ``value_all``, only in the first ``FIRST_WORLDS``.
+    Without, every action is played in the first worlds, then the
+    ``FINALISTS`` best and every knock (cheap: it is only scored) go on.
+
+    A value is the mean utility of its worlds; an action that stopped early
+    is valued by its mean difference from the final choice over the worlds
+    both were played in, which keeps all values on one footing, and never
+    above the choice.
     """
     actions = list(view.legal_actions)
     if not actions:
@@ -350,19 +426,29 @@ def evaluate(view: BotView, rng: random.Random, budget: float | None = None) -> 
     unseen = ALL_CARDS & ~mine & ~mask_of(view.pile) & ~holds
     hidden = unseen.bit_count() - view.stock_size
     weights = opponent_weights(view, unseen)
+    draws = _draws(view)
+    # Dealing a world costs a count for each card he may give back, each time
+    # he gives one back; a playout turn costs about eleven.
+    deal_turns = 1 + draws * (hidden + draws) / 11
     rules = _Rules(view.options.gin_bonus, view.options.undercut_bonus, view.options.may_discard_taken)
     utility = Utility.of(view)
 
-    results: dict[Action, list[float]] = {action: [] for action in actions}
-    active = list(actions)
+    finalists = list(candidates) if candidates else None
+    first = actions if value_all or not finalists else finalists
+    results: dict[Action, list[float]] = {action: [] for action in first}
+    active = list(first)
     spent = 0.0
     worlds = 0
     while worlds < MAX_WORLDS and (worlds < FIRST_WORLDS or spent < budget_turns):
         if worlds == FIRST_WORLDS:
-            active = _finalists(results, active)
+            active = finalists or _finalists(results, active)
             if len(active) == 1:
                 break
-        held, stock = _sample_world(weights, hidden, rng)
+        for _ in range(RESAMPLES):
+            held, stock = _sample_world(weights, hidden, draws, rng)
+            spent += deal_turns
+            if not view.opponent_discards or not _would_knock(holds | held, len(stock)):
+                break
         opponent = holds | held
         for action in active:
             points, turns = _play(action, view, mine, opponent, list(stock), rules)
@@ -370,6 +456,32 @@ def evaluate(view: BotView, rng: random.Random, budget: float | None = None) -> 
             spent += turns
         worlds += 1
     return _summary(results, active)
+
+
+def candidates(view: BotView, normal: StrongBot) -> list[Action]:
+    """The actions the hard level searches among, the normal level's choice first.
+
+    Before a discard, with ``SEARCH_TAKES``, both ways to take a card. At a
+    discard, the normal level's ``DISCARD_CANDIDATES`` best discards; and when
+    a knock is open, every knock and the discard that keeps the lowest count
+    too. The normal level's ranking is a good judgement of the cards and
+    narrows the search; the search adds what the ranking cannot see: what a
+    knock scores against the hands the opponent may hold (R8.2, R8.4), and
+    what each way of playing on risks and brings over the rest of the hand.
+    """
+    choice = normal.choose(view)
+    if view.phase is not Phase.DISCARD:
+        return list(dict.fromkeys([choice, *view.legal_actions])) if SEARCH_TAKES else [choice]
+    mask = mask_of(view.cards)
+    seen = _Seen(view, mask, normal.outs_weight * math.sqrt(view.stock_size / STOCK_AT_DEAL))
+    discards = [action.card for action in view.legal_actions if type(action) is Discard]
+    ranked = normal._discards(mask, discards, seen)
+    best = [Discard(DECK[option[3]]) for option in ranked[:DISCARD_CANDIDATES] if option[0] < math.inf]
+    knocks = [action for action in view.legal_actions if type(action) is Knock]
+    if knocks:
+        lowest = min(ranked, key=lambda option: option[1:])
+        best += [*knocks, Discard(DECK[lowest[3]])]
+    return list(dict.fromkeys([choice, *best]))
 
 
 def _finalists(results: dict[Action, list[float]], active: list[Action]) -> list[Action]:
@@ -394,13 +506,16 @@ def _summary(results: dict[Action, list[float]], finalists: list[Action]) -> Eva
 
 @dataclass
 class HardBot:
-    """The hard level: plays the action that ``evaluate`` values most."""
+    """The hard level: the normal level's judgement of the cards, and a search
+    over the hidden ones wherever it has a choice to weigh (``candidates``)."""
 
     rng: random.Random
     name: str = "hard"
     budget: float = DEFAULT_BUDGET
+    normal: StrongBot = field(default_factory=lambda: StrongBot(random.Random(0)), repr=False)
 
     def choose(self, view: BotView) -> Action:
-        if len(view.legal_actions) == 1:
-            return view.legal_actions[0]
-        return evaluate(view, self.rng, self.budget).choice
+        short_list = candidates(view, self.normal)
+        if len(short_list) == 1:
+            return short_list[0]
+        return evaluate(view, self.rng, self.budget, short_list, value_all=False).choice
