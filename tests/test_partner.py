@@ -237,7 +237,7 @@ def test_a_computer_captain_declines_a_clearly_worse_suggestion_in_one_line(wait
     (told,) = outbox_of(alice, Outbox.Kind.TEAM)
     captain = player_in_role(waiting_captain, Role.CAPTAIN).display_name
     assert told.text == (
-        f"#{waiting_captain.code} {captain} (team): not {offered} but {own}, 3.5 points better by my count: "
+        f"#{waiting_captain.code} {captain} (team): Not {offered} but {own}, 3.5 points better by my count: "
         "it throws the costliest unmatched card."
     )
     assert "\n" not in told.text
@@ -443,3 +443,23 @@ def test_help_offers_hint_only_against_computers(match_vs_computers, alice, matc
     assert not any(line.startswith(f"#{match3.code}") and "hint" in line for line in said)
     said = handle(alice, "help", "terminal").splitlines()
     assert any(line.startswith(f"#{match_vs_computers.code}") and "hint: what the hard" in line for line in said)
+
+
+def test_the_computer_sitters_answer_is_in_the_team_talk_of_the_table_page_in_the_readers_language(alice):
+    from django.utils import translation
+
+    from bot.web.serialize import seat_table_json
+    from games.services.seat_table import seat_table
+    from games.services.visibility import event_text
+
+    match = advised(until(new_match(alice, "", ""), captain_to_move(alice), alice))
+    handle(alice, "team why?", "terminal")
+    lines = seat_table_json(seat_table(alice, match.code))["team"]
+    sitter = player_in_role(match, Role.SITTER).display_name
+    assert lines[0] == {"name": "Alice", "text": "why?"}
+    assert lines[1]["name"] == sitter and lines[1]["text"].startswith(f"I suggested {hand_row(match).suggestion}")
+    with translation.override("lt"):
+        said = seat_table_json(seat_table(alice, match.code))["team"][1]["text"]
+    assert said.startswith("Pasiūliau")
+    answer = Event.objects.filter(match=match, kind=Event.Kind.TEAM, actor__is_computer=True).get()
+    assert hand_row(match).suggestion not in event_text(answer), "the desk reads team talk only once it may"

@@ -10,6 +10,7 @@ learns nothing of the advice (R3.2).
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 
 from django.conf import settings
 from django.utils import timezone
@@ -134,7 +135,17 @@ def answer_why(table: Table, captain: Player) -> None:
         notice = a.NoAdviceYet(code, sitter.display_name)
     else:
         notice = a.AdviceReason(code, sitter.display_name, last["data"]["move"], last["data"].get("reason", ""))
-    outbox.send(captain, Outbox.Kind.TEAM, notice, table.match)
+    tell_team(table, sitter, captain, notice)
+
+
+def tell_team(
+    table: Table, speaker: Player, partner: Player, notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined
+):
+    """A computer partner's line of team talk: to its partner only, and in the hand's
+    team talk, which his table's page shows in his language (``visibility.team_talk``)."""
+    outbox.send(partner, Outbox.Kind.TEAM, notice, table.match)
+    fields = {key: value for key, value in asdict(notice).items() if key not in ("code", "name")}
+    state.append_event(table.match, LogEvent.Kind.TEAM, table.hand_row, speaker, advice=type(notice).__name__, **fields)
 
 
 # The captain reading a person's advice ---------------------------------------------
@@ -161,7 +172,7 @@ def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
     notice = a.AdviceDeclined(
         table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, str(seen.reason)
     )
-    outbox.send(sitter, Outbox.Kind.TEAM, notice, table.match)
+    tell_team(table, table.seat(table.mover).player, sitter, notice)
     return seen.choice
 
 

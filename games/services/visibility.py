@@ -15,6 +15,8 @@ from datetime import datetime
 from django.db.models import Q
 from django.utils import timezone
 
+from games.contract import Notice
+from games.contract.advice import AdviceDeclined, AdviceReason, NoAdviceYet
 from games.contract.lists import MatchLine
 from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep, ReviewMark
 from games.contract.table_page import TeamLine
@@ -190,7 +192,21 @@ def team_talk(hand_row: HandRow, role: str) -> tuple[TeamLine, ...]:
     if role not in ("captain", "sitter"):
         return ()
     said = hand_row.events.filter(kind=Event.Kind.TEAM).order_by("seq").values_list("actor__display_name", "data")
-    return tuple(TeamLine(name or "", data.get("text", "")) for name, data in said)
+    return tuple(
+        TeamLine(name or "", data.get("text", ""), computer_said(hand_row, name or "", data)) for name, data in said
+    )
+
+
+COMPUTER_TALK = {kind.__name__: kind for kind in (AdviceReason, NoAdviceYet, AdviceDeclined)}
+
+
+def computer_said(hand_row: HandRow, name: str, data: dict) -> Notice | None:
+    """A computer partner's line of team talk as its notice (``advice.tell_team``)."""
+    kind = COMPUTER_TALK.get(data.get("advice", ""))
+    if kind is None:
+        return None
+    fields = {key: value for key, value in data.items() if key != "advice"}
+    return kind(hand_row.match.code, name, **fields)
 
 
 def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
@@ -484,8 +500,8 @@ def event_text(event: Event) -> str:
     data = dict(event.data)
     if event.kind == Event.Kind.SUGGESTION and event.hand and not is_revealed(event.match, event.hand):
         data["move"] = HIDDEN
-    if event.kind == Event.Kind.TEAM and "text" in data and not team_talk_open(event.match):
-        data["text"] = HIDDEN
+    if event.kind == Event.Kind.TEAM and not team_talk_open(event.match):
+        data = {key: value if key == "advice" else HIDDEN for key, value in data.items()}
     return ", ".join(f"{key}: {value}" for key, value in data.items())
 
 

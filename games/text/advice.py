@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.contract import advice as a
+from games.contract.moves import TeamMessage
 from games.engine.advice import Reason
 
 from .sentences import sentence
@@ -51,36 +52,25 @@ def reason_words(reason: str) -> str:
         return _("it is worth the most by my count")
 
 
-@sentence.register
-def _advice_reason(notice: a.AdviceReason) -> str:
-    return _("#%(code)s %(name)s (team): I suggested %(move)s because %(why)s.") % {
-        "code": notice.code,
-        "name": notice.name,
-        "move": notice.move,
-        "why": reason_words(notice.reason),
-    }
-
-
-@sentence.register
-def _no_advice_yet(notice: a.NoAdviceYet) -> str:
-    return _("#%(code)s %(name)s (team): I have suggested nothing yet this hand.") % {
-        "code": notice.code,
-        "name": notice.name,
-    }
-
-
-@sentence.register
-def _advice_declined(notice: a.AdviceDeclined) -> str:
-    return _(
-        "#%(code)s %(name)s (team): not %(suggested)s but %(played)s, %(points)s points better by my count: %(why)s."
-    ) % {
-        "code": notice.code,
-        "name": notice.name,
+def team_words(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
+    """What a computer partner says in team talk, without who says it."""
+    if isinstance(notice, a.AdviceReason):
+        return _("I suggested %(move)s because %(why)s.") % {"move": notice.move, "why": reason_words(notice.reason)}
+    if isinstance(notice, a.NoAdviceYet):
+        return _("I have suggested nothing yet this hand.")
+    return _("Not %(suggested)s but %(played)s, %(points)s points better by my count: %(why)s.") % {
         "suggested": notice.suggested,
         "played": notice.played,
         "points": f"{notice.margin:.1f}",
         "why": reason_words(notice.reason),
     }
+
+
+@sentence.register(a.AdviceReason)
+@sentence.register(a.NoAdviceYet)
+@sentence.register(a.AdviceDeclined)
+def _computer_team_talk(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
+    return sentence(TeamMessage(notice.code, notice.name, team_words(notice)))
 
 
 @sentence.register
