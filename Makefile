@@ -49,7 +49,7 @@ bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
 	$(BIN)/python bench/engine.py
 
-# The computer levels heads-up on duplicate deals (bench/bots.py; ARGS="--deals 400" for
+# The computer levels heads-up on duplicate deals (bench/bots.py; ARGS="--deals 500" for
 # intervals of about ±1.5 points a hand).
 bench-bots: $(INSTALLED)
 	$(BIN)/python bench/bots.py $(ARGS)

@@ -19,11 +19,12 @@ cancels out of their difference. For each pair the run prints:
   next box (R3.4), a drawn hand keeps the roles (R3.5); a Wilson interval;
 * for each level, the share of its hands it won by a knock, by gin (R8.3),
   and that it knocked and was undercut (R8.4); and the drawn hands (R9);
-* for each level, the time of a move (its ``choose``): median and worst.
+* for each level, the time of a move (its ``choose``): median and worst, in
+  seconds of the processor the move had (``time.process_time``), which is its
+  time on one core of its own however busy the machine.
 
 Everything is drawn from ``--seed``, and a level's choices from seeds of its
-own, so a run repeats. The deals go to ``--workers`` processes; a move's
-time is taken in the process that played it, one core each.
+own, so a run repeats. The deals go to ``--workers`` processes.
 """
 
 from __future__ import annotations
@@ -87,9 +88,9 @@ def play_hand(
     while not hand.is_over:
         mover = index_of[hand.to_move]
         view = bot_view(hand, hand.to_move, log, score_by_role)
-        start = time.perf_counter()
+        start = time.process_time()
         action = levels[mover].choose(view)
-        timings.moves[mover].append(time.perf_counter() - start)
+        timings.moves[mover].append(time.process_time() - start)
         hand, events = hand.apply(action)
         log += events
     result = hand.result
