@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 INSTALLED := $(VENV)/.installed
 
-.PHONY: run play test lint format lock simulate bench bench-load scale-out clean
+.PHONY: run play test lint format lock simulate bench bench-bots bench-load scale-out clean
 
 # requirements-dev.txt: what runs gin3 (requirements.txt, all the image installs) and
 # what tests it, every package pinned with its hashes, so that every machine installs
@@ -54,6 +54,11 @@ simulate: $(INSTALLED)
 bench: $(INSTALLED)
 	$(BIN)/python -m pip install --quiet -r requirements-bench.txt
 	$(BIN)/python bench/engine.py
+
+# The computer levels heads-up on duplicate deals (bench/bots.py; ARGS="--deals 500" for
+# intervals of about ±1.5 points a hand).
+bench-bots: $(INSTALLED)
+	$(BIN)/python bench/bots.py $(ARGS)
 
 # The service layer, the webhook over HTTP, the clock scan and the pages under load
 # (bench/load.py; ARGS="--scale" seeds a million matches). With DATABASE_URL it

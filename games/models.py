@@ -25,8 +25,11 @@ LANGUAGE_CHOICES = settings.LANGUAGES
 
 
 class Strength(models.TextChoices):
-    SIMPLE = "simple", _("simple")
-    STRONG = "strong", _("strong")
+    """A computer player's level: the name of its strategy (``games.engine.levels.make_strategy``)."""
+
+    EASY = "easy", _("easy")
+    NORMAL = "normal", _("normal")
+    HARD = "hard", _("hard")
 
 
 class Player(models.Model):
@@ -376,6 +379,12 @@ class Hand(models.Model):
     )
     started_at = models.DateTimeField(verbose_name=_("started at"), default=timezone.now)
     ended_at = models.DateTimeField(verbose_name=_("ended at"), null=True, blank=True)
+    review = models.JSONField(
+        verbose_name=_("review"),
+        null=True,
+        blank=True,
+        help_text=_("The moves of people where the hard level would have played otherwise, once the hand ended."),
+    )
     # Who played it, as dealt, and who earned its points: a seat may change hands
     # later (an admin's replacement) without rewriting the hands before.
     box_player = models.ForeignKey(

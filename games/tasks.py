@@ -12,10 +12,12 @@ The settings make the broker hand a task back if its worker dies
 - ``scan_clocks``: beat runs it every ``GIN3_CLOCK_SECONDS``; it acts on the
   deadlines and reminders that have come (``automation.scan_clocks``). A
   computer move whose follow-up was lost is due by its deadline too.
+- ``review_hand``: published once by the change that finished a hand; it judges
+  the people's moves of the hand and stores that once (``services.write.review``).
 - ``sweep``: beat runs it every ``GIN3_SWEEP_SECONDS``; it delivers the
   messages whose task was lost or whose retry has come.
 
-Each task has a queue (``CELERY_TASK_ROUTES``: clock, delivery, computer) and
+Each task has a queue (``CELERY_TASK_ROUTES``: clock, delivery, computer, review) and
 time limits: a soft one that raises inside the task, so that its change rolls
 back and the scan or the sweep takes the work up again, and a hard one that
 kills a process stuck past it. Limits need the prefork pool (the workers of
@@ -28,7 +30,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.services.plumbing import delivery
-from games.services.write import automation
+from games.services.write import automation, review
 
 
 @shared_task(soft_time_limit=120, time_limit=150)
@@ -81,3 +83,10 @@ def sweep() -> int:
     for message_id in due:
         deliver_message.delay(message_id)
     return len(due)
+
+
+@shared_task(soft_time_limit=120, time_limit=150)
+def review_hand(hand_id: int) -> bool:
+    """Judge the moves of the people in a finished hand, within ``GIN3_REVIEW_SECONDS``,
+    and store it; a second run stores nothing. Its limits are well above that budget."""
+    return review.review_hand(hand_id)

@@ -252,17 +252,19 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_TASK_IGNORE_RESULT = True  # the database is the record; no result backend
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 CELERY_BEAT_SCHEDULER = "games.heartbeat:Scheduler"  # beat's heartbeat, for its health check
-# Three queues, each with workers of its own (``-Q``; docs/deploy.md, "Queues"), so that
+# Four queues, each with workers of its own (``-Q``; docs/deploy.md, "Queues"), so that
 # a backlog on one never makes another late: the clock scan and the sweep on "clock",
-# delivery on "delivery", computer moves on "computer". A worker started without
-# ``-Q`` (the tests' workers) consumes all three.
-GIN3_QUEUES = ("clock", "delivery", "computer")
+# delivery on "delivery", computer moves on "computer", and the review of a finished
+# hand, seconds of search, on "review". A worker started without ``-Q`` (the tests'
+# workers) consumes them all.
+GIN3_QUEUES = ("clock", "delivery", "computer", "review")
 CELERY_TASK_QUEUES = [Queue(name) for name in GIN3_QUEUES]
 CELERY_TASK_DEFAULT_QUEUE = "delivery"
 CELERY_TASK_ROUTES = {
     "games.tasks.scan_clocks": {"queue": "clock"},
     "games.tasks.sweep": {"queue": "clock"},
     "games.tasks.play_computer_move": {"queue": "computer"},
+    "games.tasks.review_hand": {"queue": "review"},
 }
 # Each worker's processes: each holds a database connection (docs/deploy.md,
 # "Connections"), so a fixed number rather than Celery's default of one per core.
@@ -315,6 +317,15 @@ GIN3_LOBBY_BOT_OFFER_HOURS = float(os.environ.get("GIN3_LOBBY_BOT_OFFER_HOURS", 
 GIN3_LOBBY_DAYS = float(os.environ.get("GIN3_LOBBY_DAYS", "7"))
 GIN3_REMATCH_HOURS = float(os.environ.get("GIN3_REMATCH_HOURS", "24"))
 GIN3_AWAY_DAYS_PER_YEAR = float(os.environ.get("GIN3_AWAY_DAYS_PER_YEAR", "14"))
+# Computer partners (games/services/write/advice.py): a computer captain waits this long for
+# the suggestion of a person who sits out and advises (0: it never waits). A finished
+# hand's review (games/services/write/review.py) searches the moves of its people for at most
+# this long in all.
+# The seconds the hard level's search spends on a move (games/engine/search.py; empty:
+# the engine's default, which keeps a move under 0.3 s at the median).
+GIN3_HARD_SECONDS = float(os.environ["GIN3_HARD_SECONDS"]) if os.environ.get("GIN3_HARD_SECONDS") else None
+GIN3_ADVICE_WAIT_SECONDS = float(os.environ.get("GIN3_ADVICE_WAIT_SECONDS", "30"))
+GIN3_REVIEW_SECONDS = float(os.environ.get("GIN3_REVIEW_SECONDS", "30"))
 
 # Telegram: the bot's token from @BotFather; a self-hosted Bot API server (or a
 # test fake) instead of api.telegram.org; the secret Telegram sends back with

@@ -18,12 +18,13 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
 from games.engine import Action, Knock, Role, format_cards, parse_cards, stacked_deck
-from games.engine.bots import bot_view, make_strategy
+from games.engine.bots import bot_view
+from games.engine.levels import make_strategy
 from games.models import Event, Hand, Match, Outbox, Player
 from games.services import handle
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import advice, automation, play
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from tests.workers import REDIS_DB, with_redis_db
 
@@ -62,6 +63,8 @@ def no_background(settings):
     in Redis by an earlier test, or an earlier run, would refuse what it sends."""
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
+    settings.GIN3_ADVICE_WAIT_SECONDS = 0  # a computer captain moves at once; the tests of its wait set one
+    settings.GIN3_HARD_SECONDS = 0.02  # the hard level's search, short: the tests judge what it does, not how well
     settings.REDIS_URL = ""
     ratelimit._limiter_for.cache_clear()
     yield
@@ -252,7 +255,7 @@ def best_action(match: Match) -> Action:
         knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
         if knocks:
             return min(knocks, key=lambda knock: hand.count_after_discard(knock.card))
-        view = bot_view(hand, hand.to_move, automation.public_log(table))
+        view = bot_view(hand, hand.to_move, advice.public_log(table))
         return make_strategy("strong", random.Random(table.match.version)).choose(view)
 
 

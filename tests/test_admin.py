@@ -170,9 +170,9 @@ def test_extend_moves_the_deadline(admin_client, match, ann):
 def test_replace_with_a_computer_player_who_then_moves(admin_client, match, ann):
     match = until_to_move(match, ann)
     position = match.seats.get(player=ann).position
-    act(admin_client, "match", "replace_with_computer", [match], seat=position, strength="simple", reason="gone")
+    act(admin_client, "match", "replace_with_computer", [match], seat=position, strength="easy", reason="gone")
     seat = Match.objects.get(pk=match.pk).seats.get(position=position)
-    assert seat.player.is_computer and seat.player.strength == "simple"
+    assert seat.player.is_computer and seat.player.strength == "easy"
     assert Match.objects.get(pk=match.pk).version > match.version
     assert admin_events(match, "replace")[0].data["replaced"] == ann.pk
     assert logged(match)
@@ -225,7 +225,7 @@ def test_no_seat_is_chosen_in_advance_so_a_hasty_confirm_changes_nothing(admin_c
     response = admin_client.post(url, {"action": action, "_selected_action": [match.pk]})
     assert b'<option value="" selected>---------</option>' in response.content
     assert b"Ann, 0 points" in response.content
-    response = act(admin_client, "match", action, [match], reason="hasty", strength="simple")
+    response = act(admin_client, "match", action, [match], reason="hasty", strength="easy")
     assert response.status_code == 200  # the form again, with its error
     assert refresh(match).version == match.version
 
@@ -428,7 +428,7 @@ def test_a_reply_showing_his_cards_stays_hidden_after_his_seat_goes_to_a_compute
         hand = load_table(match.pk).hand
     assert any(str(card) in reply.text for card in hand.box + hand.captain)  # hers, or the captain's she advises
     seat = match.seats.get(player=ann).position
-    act(admin_client, "match", "replace_with_computer", [match], seat=seat, strength="simple", reason="test")
+    act(admin_client, "match", "replace_with_computer", [match], seat=seat, strength="easy", reason="test")
     assert not match.seats.filter(player=ann).exists()
     response = admin_client.get(reverse("admin:games_outbox_change", args=[reply.pk]))
     assert response.status_code == 200

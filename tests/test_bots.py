@@ -19,8 +19,13 @@ from games.engine import (
     parse_cards,
     stacked_deck,
 )
-from games.engine.bots import STRATEGIES, BotView, RandomBot, bot_view, make_strategy
+from games.engine.bots import BotView, RandomBot, bot_view
+from games.engine.levels import STRATEGIES, make_strategy
 from games.engine.simulate import play_game
+
+# A searching level's budget in these tests: a few worlds a move, enough to test
+# that it plays by the rules, not how well.
+QUICK = 0.005
 
 
 def card(text):
@@ -59,8 +64,10 @@ def random_states(seed, hands, options=None):
 @pytest.mark.parametrize("options", [Options(), Options(may_discard_taken=True)], ids=["R6.2", "no-R6.2"])
 @pytest.mark.parametrize("name", list(STRATEGIES))
 def test_every_bot_only_ever_chooses_a_legal_action(name, options):
-    bot = make_strategy(name, random.Random(1))
-    for hand, log in random_states(seed=2, hands=25, options=options):
+    bot = make_strategy(name, random.Random(1), budget=QUICK)
+    # The search costs a few milliseconds a move even on the quickest budget.
+    hands = 4 if name == "hard" else 25
+    for hand, log in random_states(seed=2, hands=hands, options=options):
         action = bot.choose(bot_view(hand, hand.to_move, log))
         assert action in hand.legal_actions(), f"{name} chose {action} in {hand}"
 
@@ -68,7 +75,7 @@ def test_every_bot_only_ever_chooses_a_legal_action(name, options):
 @pytest.mark.parametrize("name", list(STRATEGIES))
 def test_every_bot_plays_whole_hands_against_itself(name):
     rng = random.Random(5)
-    bot = make_strategy(name, rng)
+    bot = make_strategy(name, rng, budget=QUICK)
     for _ in range(10):
         hand, log = deal(rng.sample(DECK, 52)), []
         while not hand.is_over:

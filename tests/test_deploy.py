@@ -18,8 +18,8 @@ from django.conf import settings
 
 ROOT = Path(settings.BASE_DIR)
 INTERNAL = {"GIN3_ASGI"}  # set by gin3site/asgi.py itself, never by an operator
-GIN3_SERVICES = ("migrate", "web", "clock", "delivery", "computer", "beat", "bot")
-PROCESSES = ("web", "clock", "delivery", "computer", "beat", "bot")
+GIN3_SERVICES = ("migrate", "web", "clock", "delivery", "computer", "review", "beat", "bot")
+PROCESSES = ("web", "clock", "delivery", "computer", "review", "beat", "bot")
 
 
 def compose() -> dict:

@@ -99,7 +99,7 @@ def heartbeats(*args: str) -> tuple[int, str]:
     return 0, out.getvalue()
 
 
-ALL_ALIVE = {"beat": 3, "clock@h1": 4, "delivery@h1": 5, "computer@h1": 6}
+ALL_ALIVE = {"beat": 3, "clock@h1": 4, "delivery@h1": 5, "computer@h1": 6, "review@h1": 7}
 
 
 def test_heartbeats_exit_0_when_beat_and_a_worker_for_every_queue_are_alive(db):
@@ -150,6 +150,6 @@ def test_beat_records_its_heartbeat(tmp_path):
 def test_a_running_worker_records_its_heartbeat_with_its_queues_and_removes_it_when_it_stops():
     with running_worker("memory") as app:
         row = wait_until(lambda: Heartbeat.objects.filter(queues__contains="clock").first())
-        assert set(row.queues.split(",")) == {"clock", "computer", "delivery"}
+        assert set(row.queues.split(",")) == {"clock", "computer", "delivery", "review"}
         assert app is not None
     assert not Heartbeat.objects.filter(pk=row.pk).exists()

@@ -185,7 +185,8 @@ def test_the_offer_carries_a_button_on_telegram(clock, telegram_user):
     scan(clock, START + 48 * HOUR)
     (offer,) = outbox_of(telegram_user, "lobby")
     code = Match.objects.get().code
-    assert offer.buttons == [[{"text": "Add a computer player", "data": f"#{code} bot"}]]
+    levels = [{"text": level.capitalize(), "data": f"#{code} bot {level}"} for level in ("easy", "normal", "hard")]
+    assert offer.buttons == [[{"text": "Add a computer player", "data": f"#{code} bot"}], levels]
 
 
 def test_typing_bot_after_the_offer_starts_the_match(clock, alice, bob):

@@ -168,7 +168,7 @@ def test_the_celery_queues_lengths_are_shown_with_redis(db, token, settings):
     try:
         redis.Redis.from_url(url).lpush("delivery", "a", "b", "c")
         lengths = {s.labels["queue"]: s.value for s in families()["gin3_celery_queue_length"]}
-        assert lengths == {"clock": 0, "delivery": 3, "computer": 0}
+        assert lengths == {"clock": 0, "delivery": 3, "computer": 0, "review": 0}
     finally:
         flush_redis(url)
 

@@ -61,7 +61,7 @@ def play_first_hand(match: Match, player: Player) -> Match:
 @pytest.mark.django_db
 def test_scoreboard_ranks_people_by_rating_and_computers_apart(client, settings):
     ann, bob, cy, dee = people("Ann", "Bob", "Cy", "Dee")
-    bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="strong")
+    bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="normal")
     for _round in range(5):
         finished_match([ann, bob, cy], [100, 40, 10], ann)
         finished_match([ann, bob, bot], [20, 100, 50], bot)

@@ -22,7 +22,7 @@ from games.engine import DECK
 from games.engine.hand import Phase
 from games.models import Event, Match, Outbox, Player
 from games.services import handle
-from games.services.write import moderation
+from games.services.write import automation, moderation
 from games.services.write.players import terminal_player
 from tests.conftest import best_action, code_in, engine_hand, mover, refresh, snapshot
 from tests.terminal_harness import Script, assert_clean, idle, play
@@ -41,11 +41,14 @@ def lobby_match(creator: Player) -> Match:
 
 def advance(match: Match, until: Callable[[Match], bool], limit: int = 300) -> Match:
     """Play for whoever is to move (computers too) until ``until(match)``: knocks when
-    allowed, as a drawn hand is dealt again with the same roles and the sitter never moves."""
+    allowed, as a drawn hand is dealt again with the same roles and the sitter never moves.
+    There, a computer sitter has given its advice, as the terminal's worker would."""
     for _move in range(limit):
         match = refresh(match)
         if until(match):
-            return match
+            if not mover(match).is_computer:
+                automation.play_computer_move(match.pk)  # a computer sitter's advice, if he captains
+            return refresh(match)
         handle(mover(match), str(best_action(match)), "terminal")
     raise AssertionError(f"not there after {limit} moves: {Event.objects.filter(match=match).count()} events")
 

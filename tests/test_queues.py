@@ -11,7 +11,7 @@ from django.conf import settings
 from games.management.commands.serve import Command, worker_command
 from games.models import Match
 from games.services import handle
-from tests.conftest import code_in, mover
+from tests.conftest import code_in, mover, player_in_role
 from tests.workers import RESULT, make_app, purge
 
 
@@ -28,6 +28,7 @@ def queue_of(name: str) -> str:
         ("games.tasks.deliver_messages", "delivery"),
         ("games.tasks.follow_up", "delivery"),
         ("games.tasks.play_computer_move", "computer"),
+        ("games.tasks.review_hand", "review"),
     ],
 )
 def test_each_task_goes_to_its_queue(task, queue):
@@ -36,7 +37,7 @@ def test_each_task_goes_to_its_queue(task, queue):
 
 def test_every_task_has_a_soft_and_a_hard_time_limit():
     ours = [task for name, task in current_app.tasks.items() if name.startswith("games.tasks.")]
-    assert len(ours) == 6
+    assert len(ours) == 7
     for task in ours:
         assert 0 < task.soft_time_limit < task.time_limit, task.name
 
@@ -57,7 +58,8 @@ def test_a_change_that_makes_a_computer_move_due_publishes_to_the_computer_queue
     with django_capture_on_commit_callbacks(execute=True):
         handle(alice, "bot", "terminal")  # the match starts: its first turn may be a computer's
     match = Match.objects.get(code=code)
-    if mover(match).is_computer:
+    # Alice to move as the captain: her computer sitter's advice is computer work too (issue 19).
+    if mover(match).is_computer or player_in_role(match, "captain") == alice:
         assert [options["queue"] for _name, options in published] == ["computer"]
     else:
         assert published == []

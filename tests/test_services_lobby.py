@@ -96,8 +96,8 @@ def test_join_twice_is_refused(alice):
 
 def test_bot_fills_a_seat_and_the_second_starts_the_match(alice):
     match = new_match(alice)
-    assert handle(alice, "bot", "terminal") == f"Bot 1, a computer player, joined #{match.code}."
-    assert handle(alice, "bot", "terminal") == f"Bot 2, a computer player, joined #{match.code}."
+    assert handle(alice, "bot", "terminal") == f"Bot 1, a computer player (normal), joined #{match.code}."
+    assert handle(alice, "bot", "terminal") == f"Bot 2, a computer player (normal), joined #{match.code}."
     match = refresh(match)
     assert match.status == Match.Status.RUNNING
     assert match.seats.filter(player__is_computer=True).count() == 2
@@ -109,7 +109,7 @@ def test_each_seat_taken_is_told_once_and_the_joiner_hears_his_reply_before_the_
     handle(alice, "bot", "terminal")
     handle(bob, f"join {match.code}", "terminal")
     assert [message.text for message in outbox_of(alice)[1:]][:2] == [
-        f"Bot 1, a computer player, joined #{match.code}.",
+        f"Bot 1, a computer player (normal), joined #{match.code}.",
         f"Bob joined #{match.code}.",
     ]
     first_to_bob = outbox_of(bob)[0]

@@ -76,10 +76,12 @@ def run(
     computers: int,
     language: str = "",
     relaunch: Relaunch | None = None,
+    level: str = "",
 ) -> int:
     """Play until he leaves or nothing is left to play; the exit status. A new player
     speaks ``language`` or his locale's; ``language`` also switches a known one.
-    ``relaunch``: what he gave on the command line, which the hints it prints keep."""
+    ``relaunch``: what he gave on the command line, which the hints it prints keep.
+    ``level``: the computer players' (``bot hard``); the default level when empty."""
     name = name.strip()
     if not NAME.fullmatch(name):
         screen.say(words.bad_name())
@@ -96,16 +98,16 @@ def run(
         try:
             if language and language.lower() != player.language:
                 session.attempt(lambda: session.send(f"lang {language}"), None)
-            return _play(session, join, options, computers)
+            return _play(session, join, options, computers, level)
         except OutputGone:
             return FAILED
         except KeyboardInterrupt:  # a second Ctrl-C while a step was still going on
             return _leave(session)
 
 
-def _play(session: Session, join: str, options: str, computers: int) -> int:
+def _play(session: Session, join: str, options: str, computers: int, level: str = "") -> int:
     session.say(lambda: words.greeting(str(session.player)))
-    started = session.attempt(lambda: start(session, join, options, computers), False)
+    started = session.attempt(lambda: start(session, join, options, computers, level), False)
     codes = session.attempt(session.follow, [])
     if not codes:
         session.say(lambda: (_nothing_joined if join else _nothing_started)(session.relaunch))
@@ -120,8 +122,9 @@ def _play(session: Session, join: str, options: str, computers: int) -> int:
         refresher.stop()
 
 
-def start(session: Session, join: str, options: str, computers: int) -> bool:
-    """Join the match named, or start one with ``computers`` computer players; True if he is in it now."""
+def start(session: Session, join: str, options: str, computers: int, level: str = "") -> bool:
+    """Join the match named, or start one with ``computers`` computer players (of ``level``);
+    True if he is in it now."""
     if join:
         code = join.strip().lstrip("#").upper()
         if session.seated_in(code):
@@ -136,7 +139,7 @@ def start(session: Session, join: str, options: str, computers: int) -> bool:
     if match is None:
         return False  # the reply said what was wrong with the options
     for _computer in range(computers):
-        session.send(f"#{match.code} bot")  # named: he may be waiting in another match too
+        session.send(f"#{match.code} bot {level}".strip())  # named: he may be waiting in another match too
     return True
 
 

@@ -14,6 +14,7 @@ from games.contract.public import PublicMove
 from games.contract.table_page import LastResult, SeatTable
 from games.contract.tables import CardsView, SeatView, TableView
 from games.engine import Card
+from games.text.advice import team_words
 
 JSON = dict[str, object]
 
@@ -29,7 +30,7 @@ def seat_table_json(view: SeatTable) -> JSON:
         "seats": [_seat(seat) for seat in view.seats],
         "table": _table(view.table) if view.table is not None else None,
         "so_far": [_move(move) for move in view.so_far],
-        "team": [{"name": line.name, "text": line.text} for line in view.team],
+        "team": [{"name": line.name, "text": team_words(line.said) if line.said else line.text} for line in view.team],
         "last_result": _result(view.last_result) if view.last_result is not None else None,
     }
 

@@ -138,7 +138,8 @@ def table_state(request: HttpRequest, code: str) -> HttpResponse:
         view = seat_table(player, code)
         if view is None:
             return _refusal("no-seat", status=404)
-        data = seat_table_json(view)
+        with translation.override(player.language):  # a computer partner's words are worded here
+            data = seat_table_json(view)
         data["language"] = player.language
         response = JsonResponse(data)
         etag = f'"{view.version}"'

@@ -99,7 +99,7 @@ class ReplaceForm(SeatChoiceForm):
     replacement does: the desk sees it before Confirm, not after."""
 
     title = _("Replace a player with a computer player")
-    strength = forms.ChoiceField(label=_("Strength"), choices=Strength.choices, initial=Strength.STRONG)
+    strength = forms.ChoiceField(label=_("Strength"), choices=Strength.choices, initial=Strength.NORMAL)
 
     def __init__(self, *args: object, objects: QuerySet, **kwargs: object) -> None:
         super().__init__(*args, objects=objects, **kwargs)

@@ -36,6 +36,7 @@ class MatchLine:
     deadline: datetime | None = None
     paused: bool = False
     mover_away_until: datetime | None = None  # the player to move is away until then (time off)
+    hints: bool = False  # every other seat is a computer player: ``hint`` answers him
 
 
 @dataclass(frozen=True)

@@ -42,6 +42,7 @@ class YouOpened(Notice):
 class ComputerJoined(Notice):
     name: str
     code: str
+    level: str = ""  # easy, normal or hard (``models.Strength``)
 
 
 @dataclass(frozen=True)

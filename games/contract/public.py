@@ -52,6 +52,15 @@ class PublicTableView:
 
 
 @dataclass(frozen=True)
+class ReviewMark:
+    """A person's move of a finished hand where the hard level would have played
+    ``better``, worth ``points`` more for him by its evaluation."""
+
+    better: str
+    points: float
+
+
+@dataclass(frozen=True)
 class ReplayStep:
     """One moment of a revealed hand, everything face up: after ``move`` (the
     deal when None), what each active player holds, the pile's top and the stock."""
@@ -82,6 +91,7 @@ class PublicHandView:
     dealt: tuple[tuple[Card, str], ...] = ()  # each card of the deck and where the deal put it
     is_revealed: bool = False
     is_detailed: bool = False  # with its deck, moves and replay (one hand per page)
+    marks: dict[int, ReviewMark] = field(default_factory=dict)  # by the move's index in ``moves``
 
 
 @dataclass(frozen=True)

@@ -5,16 +5,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .base import Notice
 from .public import PublicMove
 from .tables import SeatView, TableView
 
 
 @dataclass(frozen=True)
 class TeamLine:
-    """A word of team talk (``team TEXT``): who said it, and what."""
+    """A word of team talk (``team TEXT``): who said it, and what; a computer partner's
+    words are a notice (``said``), worded in the reader's language."""
 
     name: str
     text: str
+    said: Notice | None = None
 
 
 @dataclass(frozen=True)

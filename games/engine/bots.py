@@ -11,6 +11,12 @@ Bots play the box or the captain. A bot sitter advises the captain with the
 captain's own view, since the sitter sees everything the captain sees (R3.2):
 ``strategy.choose(bot_view(hand, Role.CAPTAIN, log))`` is his suggestion.
 
+Players choose among three levels: ``easy`` (``SimpleBot``), ``normal``
+(``StrongBot``) and ``hard`` (``search.HardBot``, which searches over the
+cards it cannot see). ``simple`` and ``strong`` are older names of the first
+two. ``advice.appraise`` says what a level would play, what each move is
+worth and why.
+
 Every strategy is deterministic given its ``random.Random``, which is its
 only source of chance, so a simulation can be replayed from its seed.
 
@@ -26,7 +32,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -355,20 +361,3 @@ class _Seen:
         self.opponent_near = _neighbours(holds)
         thrown = mask_of(set(view.opponent_discards) | set(view.opponent_refused))
         self.opponent_unwanted = _same_rank(thrown) | (thrown & ~_KINGS) << 1 | (thrown & ~_ACES) >> 1
-
-
-# Weakest first: reports name the stronger of two strategies first by this order.
-STRATEGIES: dict[str, Callable[[random.Random], Strategy]] = {
-    "random": RandomBot,
-    "simple": SimpleBot,
-    "strong": StrongBot,
-}
-
-
-def make_strategy(name: str, rng: random.Random) -> Strategy:
-    """The strategy called ``name``, drawing any chance it needs from ``rng``."""
-    try:
-        factory = STRATEGIES[name]
-    except KeyError:
-        raise ValueError(f"no strategy {name!r}; choose from {', '.join(STRATEGIES)}") from None
-    return factory(rng)

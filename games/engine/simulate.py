@@ -20,10 +20,11 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .bots import Strategy, bot_view, make_strategy
+from .bots import Strategy, bot_view
 from .cards import DECK
 from .game import Game, cut_for_roles
 from .hand import MAX_TURNS, Event, Role, deal
+from .levels import make_strategy
 from .options import Options
 
 # R9.1 and R9.3 bound a hand (hand.MAX_TURNS), but nothing bounds a game: in

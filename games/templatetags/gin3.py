@@ -128,6 +128,19 @@ def move(value) -> SafeString:
     return format_html('{} <span class="muted small">{}</span>', words, note) if note else words
 
 
+REVIEW_WORDS = _("hard would have played %(move)s: %(points)s points by its evaluation")
+
+
+@register.filter
+def review_mark(mark) -> SafeString:
+    """A person's move the hard level would have played otherwise (``ReviewMark``): its
+    choice, the card drawn as a card, and what it was worth more."""
+    word, _space, card_text = mark.better.partition(" ")
+    shown = format_html("{} {}", word, card(card_text)) if card_text else conditional_escape(word)
+    text = conditional_escape(str(REVIEW_WORDS)) % {"move": shown, "points": f"{mark.points:+.1f}"}
+    return format_html('<span class="review small" data-review>{}</span>', mark_safe(text))
+
+
 DEAL_MARKS = {
     "captain": pgettext_lazy("a card dealt to the captain", "C"),
     "box": pgettext_lazy("a card dealt to the box", "B"),

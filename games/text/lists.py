@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.contract.lists import HelpView, MatchesView, MatchLine, ScoreView
 
+from .advice import levels_line
 from .sentences import sentence
 from .style import HAND_KINDS, ROLE_MARKS, SMS_STYLE, Style, deadline_text, moves_text
 
@@ -90,10 +91,11 @@ def _away_note(line: MatchLine, style: Style) -> str:
 def _help_line(line: MatchLine, style: Style) -> str:
     code = style.bold(f"#{line.code}")
     if line.status == "lobby":
-        return _("%(code)s waits for players (%(count)s of 3): bot adds a computer player, leave leaves it.") % {
+        waiting = _("%(code)s waits for players (%(count)s of 3): bot adds a computer player, leave leaves it.") % {
             "code": code,
             "count": line.players,
         }
+        return waiting + " " + levels_line()
     if line.paused:
         return _("%(code)s is paused by an admin: nobody moves until it is resumed.") % {"code": code}
     return _role_help(line, style, code) + _away_note(line, style) + " " + _("resign gives the match up.")
@@ -112,6 +114,8 @@ def _role_help(line: MatchLine, style: Style, code: str) -> str:
             }
         if line.role == "captain":
             said += " " + _("team TEXT talks to %(partner)s, your sitter.") % names
+        if line.hints:
+            said += " " + _("hint: what the hard computer would play, and why.")
         return said
     if line.role == "sitter" and line.moves:
         return _(

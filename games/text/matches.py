@@ -7,6 +7,7 @@ from django.utils.translation import ngettext
 
 from games.contract import matches as m
 
+from .advice import LEVEL_WORDS, level_word
 from .links import join_link
 from .options import options_text
 from .sentences import codes_text, sentence
@@ -45,6 +46,12 @@ def _you_opened(notice: m.YouOpened) -> str:
 
 @sentence.register
 def _computer_joined(notice: m.ComputerJoined) -> str:
+    if notice.level in LEVEL_WORDS:
+        return _("%(name)s, a computer player (%(level)s), joined #%(code)s.") % {
+            "name": notice.name,
+            "level": level_word(notice.level),
+            "code": notice.code,
+        }
     return _("%(name)s, a computer player, joined #%(code)s.") % {"name": notice.name, "code": notice.code}
 
 

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from django.utils import translation
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
@@ -36,6 +37,7 @@ from games.contract.matches import (
 from games.contract.rematch import RematchOffer
 from games.contract.tables import ResultView
 
+from .advice import LEVEL_WORDS
 from .links import join_link
 
 # What help's buttons carry: commands, typed as they are in every language.
@@ -127,6 +129,9 @@ def button_words(content: Content) -> str:
 @button_words.register
 def _confirm_resign_words(content: ConfirmResign) -> str:
     return _("Resigning ends #%(code)s for all three, and you lose it. Are you sure?") % {"code": content.code}
+    code = content.code
+    levels = [{"text": capfirst(str(word)), "data": f"#{code} bot {level}"} for level, word in LEVEL_WORDS.items()]
+    return [[{"text": _("Add a computer player"), "data": f"#{code} bot"}], levels]
 
 
 @offer_buttons.register

@@ -56,7 +56,6 @@ ALIASES = {
 }
 NO_ARGUMENT = (
     "help",
-    "bot",
     "leave",
     "status",
     "pass",
@@ -68,6 +67,7 @@ NO_ARGUMENT = (
     "again",
     "back",
     "web",
+    "hint",
 )
 CARD_ARGUMENT = ("discard", "knock")
 PLAY_COMMANDS = ("pass", "take", "draw", "discard", "knock")
@@ -75,6 +75,7 @@ COMMANDS = (
     *NO_ARGUMENT,
     *CARD_ARGUMENT,
     "new",
+    "bot",
     "join",
     "group",
     "suggest",
@@ -91,6 +92,7 @@ COMMANDS = (
     "tz",
     "report",
 )
+LEVELS = ("easy", "normal", "hard")  # a computer player's, weakest first (bot hard)
 CONFIRM_WORDS = ("yes",)
 SWITCH_WORDS = ("on", "off")
 
@@ -202,6 +204,13 @@ def _command(name: str, args: list[str], text: str) -> Command:
                 _("One card at a time: %(command)s %(card)s") % {"command": name, "card": _card(args[0])}
             )
         return Command(name, card=_card(args[0]))
+    if name == "bot":
+        if len(args) > 1 or (args and args[0].lower() not in LEVELS):
+            raise ProtocolError(
+                _("bot adds a computer player; say how well it plays: %(levels)s (bot hard).")
+                % {"levels": ", ".join(f"bot {level}" for level in LEVELS)}
+            )
+        return Command(name, text=args[0].lower() if args else "")
     if name == "resign":
         if args and [arg.lower() for arg in args] != ["yes"]:
             raise ProtocolError(_("To give the match up: resign, then resign yes to confirm."))

@@ -20,6 +20,7 @@ from games.contract.tables import ResultView, TableView
 
 from . import (  # noqa: F401 (sentences)
     account,
+    advice,
     delivery,
     groups,
     lobby,

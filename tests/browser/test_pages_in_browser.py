@@ -31,7 +31,7 @@ def ann(transactional_db) -> Player:
 def ranked_people() -> list[Player]:
     """Players with enough finished matches to be ranked, and a computer."""
     people = [Player.objects.create(display_name=name) for name in ("Rūta", "Dmitri", "Eitan", "Amira")]
-    bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="strong")
+    bot = Player.objects.create(display_name="Bot 1", is_computer=True, strength="normal")
     for round_ in range(6):
         a, b, c = people[round_ % 4], people[(round_ + 1) % 4], people[(round_ + 2) % 4]
         finished_match([a, b, c], [100, 40 + round_, 10], a, days_ago=round_ * 9)
@@ -476,3 +476,45 @@ def test_a_missing_page_is_the_sites_own_page_in_the_readers_language(open_page,
     assert page.overflow() <= 0
     page.screenshot(f"not-found-{locale}")
     assert [error for error in page.errors if "404" not in error] == []
+
+
+# The review of a finished hand (issue 19) ----------------------------------------------------------
+
+
+def test_the_match_page_marks_a_persons_move_the_hard_level_would_have_played_otherwise(open_page, ann, monkeypatch):
+    """The review, computed after the hand and stored once, shows beside the move it is
+    about, with the card the hard level would have played and what that was worth."""
+    from games.engine.advice import Appraisal, Reason
+    from games.models import Event, Hand
+    from games.services.write import review
+
+    def prefers_a_draw(view, level="hard", rng=None, budget=None):
+        choice = next((action for action in view.legal_actions if str(action) == "draw"), view.legal_actions[-1])
+        return Appraisal(
+            choice, {action: 1.5 if action == choice else 0.0 for action in view.legal_actions}, Reason.GIN
+        )
+
+    monkeypatch.setattr(review, "appraise", prefers_a_draw)
+    match = running_match(ann, "to 500")
+    while not Hand.objects.filter(match=match, ended_at__isnull=False, events__actor=ann).exists():
+        step(match, ann)
+    row = Hand.objects.filter(match=match, ended_at__isnull=False, events__actor=ann).first()
+    assert review.review_hand(row.pk) and not review.review_hand(row.pk)
+    row.refresh_from_db()
+    assert row.review["marks"], "a safe move is never what this reviewer prefers every time"
+    moves = list(row.events.filter(kind=Event.Kind.MOVE).order_by("seq"))
+    page = open_page(360)
+    page.open(reverse("games:match", args=[match.code]) + f"?hand={row.number}")
+    first = row.review["marks"][0]
+    assert moves[first["index"]].actor == ann
+    for _step in range(first["index"] + 1):  # the replay, stepped to that move, says it too
+        page.tab.click('[data-go="next"]')
+    said = page.tab.locator("p[data-said]").inner_text()
+    assert "hard would have played" in said and f"{first['points']:+.1f} points" in said
+    page.tab.click("details.all-moves summary")
+    marked = page.tab.locator("[data-steps] li:has([data-review])")
+    assert marked.count() == len(row.review["marks"])
+    assert marked.nth(0).is_visible() and page.tab.locator("[data-review-note]").is_visible()
+    assert page.overflow() <= 0
+    page.screenshot("match-review")
+    assert page.errors == []

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from bot.terminal.client import login_name, run
 from bot.terminal.relaunch import Relaunch
 from bot.terminal.screen import Screen, tolerate_bad_bytes
+from games.text.protocol import LEVELS
 
 
 class Command(BaseCommand):
@@ -28,6 +29,9 @@ class Command(BaseCommand):
         parser.add_argument("--join", default="", metavar="CODE", help="join a match, or come back to yours")
         parser.add_argument("--options", default="", help="options for new, e.g. '5m to 50'")
         parser.add_argument("--computers", type=int, default=2, choices=(0, 1, 2), help="computer players to add")
+        parser.add_argument(
+            "--level", default="", choices=("", *LEVELS), help="how well they play: easy, normal (default) or hard"
+        )
         codes = ", ".join(code for code, _name in settings.LANGUAGES)
         parser.add_argument("--lang", default="", metavar="CODE", help=f"one of {codes} (default: your locale's)")
 
@@ -44,6 +48,7 @@ class Command(BaseCommand):
             options=str(options["options"]),
             computers=int(options["computers"]),
             language=str(options["lang"]),
+            level=str(options["level"]),
             relaunch=Relaunch(name=str(options["name"]).strip(), language=_known(str(options["lang"]))),
         )
         if screen.gone and options.get("stdout") is None:

@@ -11,7 +11,7 @@ import secrets
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from games.engine import EngineError, Options
-from games.engine.bots import STRATEGIES
+from games.engine.levels import STRATEGIES
 from games.engine.options import GIN_BONUS_CHOICES
 from games.engine.simulate import Rate, Stats, simulate
 

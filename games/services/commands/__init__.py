@@ -53,6 +53,7 @@ HANDLERS: dict[str, Callable[[Player, Command], Reply]] = {
     "suggest": moves.suggest,
     "accept": moves.accept,
     "team": moves.team,
+    "hint": moves.hint,
     "lang": account.lang,
     "name": account.name,
     "advise": account.advise,

@@ -6,8 +6,11 @@ from games.contract import matches as m
 from games.services.write import matches
 from games.text.protocol import Command
 
-from ...models import Match, Player
+from ...models import Match, Player, Strength
 from .choosing import LOBBY, RUNNING, Reply, any_match, pick
+
+# What plain ``bot`` seats: a fair game for a newcomer; ``bot hard`` for a real test.
+DEFAULT_LEVEL = Strength.NORMAL
 
 
 def new(player: Player, command: Command) -> Reply:
@@ -22,8 +25,10 @@ def join(player: Player, command: Command) -> Reply:
 
 
 def bot(player: Player, command: Command) -> Reply:
-    match, computer = matches.add_computer(player, pick(player, command, any_match, LOBBY).match)
-    return m.ComputerJoined(computer.display_name, match.code)
+    """``bot`` or ``bot hard``: a computer player of that level (normal unless said) takes a seat."""
+    level = Strength(command.text) if command.text else DEFAULT_LEVEL
+    match, computer = matches.add_computer(player, pick(player, command, any_match, LOBBY).match, level)
+    return m.ComputerJoined(computer.display_name, match.code, computer.strength)
 
 
 def leave(player: Player, command: Command) -> Reply:

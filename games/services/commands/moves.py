@@ -10,7 +10,7 @@ from games.contract import moves as m
 from games.contract.tables import Automatic
 from games.engine import Role, parse_action
 from games.services.plumbing import outbox, state
-from games.services.write import automation, play
+from games.services.write import advice, play
 from games.text.protocol import Command
 
 from ...models import Event, Outbox, Player
@@ -46,14 +46,8 @@ def suggest(player: Player, command: Command) -> Reply:
     action = parse_action(suggestion.as_text())
     if action not in table.hand.legal_actions():
         raise ServiceError(m.CaptainCannot(suggestion.as_text()))
-    table.hand_row.suggestion = suggestion.as_text()
-    table.hand_row.suggestion_version = table.match.version
-    table.hand_row.save(update_fields=["suggestion", "suggestion_version"])
-    state.append_event(table.match, Event.Kind.SUGGESTION, table.hand_row, player, move=suggestion.as_text())
-    captain = table.seat(table.position_of_role(Role.CAPTAIN))
-    view = table.view(captain.position)
-    outbox.send(captain.player, Outbox.Kind.SUGGESTION, view, table.match, replaces=play.table_key(table.match.code))
-    return replace(table.view(seat.position), note=m.Suggested(captain.player.display_name, suggestion.as_text()))
+    advised = table.view(seat.position)  # before it waits: "accept plays it" is for the captain
+    return replace(advised, note=advice.record_suggestion(table, player, action))
 
 
 def accept(player: Player, command: Command) -> Reply:
@@ -62,7 +56,7 @@ def accept(player: Player, command: Command) -> Reply:
     table = play.load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is not Role.CAPTAIN:
         raise ServiceError(m.OnlyCaptainAccepts())
-    action = automation.waiting_suggestion(table)
+    action = advice.waiting_suggestion(table)
     if action is None:
         raise ServiceError(m.NoSuggestion())
     result = play.apply_move(table, seat.position, action, player, automatic=Automatic.SUGGESTION)
@@ -85,7 +79,15 @@ def team(player: Player, command: Command) -> Reply:
         match, Event.Kind.TEAM, hand_row, player, text=message
     )  # the desk reads it: visibility.event_text
     outbox.send(partner, Outbox.Kind.TEAM, m.TeamMessage(match.code, player.display_name, message), match)
+    if partner.is_computer and role is Role.CAPTAIN:
+        advice.answer_why(play.load_table(match.pk), player)
     return m.TeamSent(partner.display_name)
+
+
+def hint(player: Player, command: Command) -> Reply:
+    """What the hard level would play now, and why: only against computers (fair play)."""
+    seat = pick(player, command, lambda match, seat: to_move(match, seat) or sitter_advising(match, seat), RUNNING)
+    return advice.hint(play.load_table(seat.match_id, command.version), player)
 
 
 def _said_this_turn(match, hand_row, player: Player) -> int:

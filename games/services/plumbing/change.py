@@ -12,11 +12,13 @@ transaction. The change keeps these until it ends:
   writes in one INSERT when the change ends (it registers itself as a writer,
   so that this module, below it, never imports it);
 - what it asks of the background: the messages to deliver and a computer
-  player to move, published after the commit as one task (``scheduling``).
+  player to move, published after the commit as one task (``scheduling``), and
+  the finished hands to review (``scheduling.review``).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -38,6 +40,7 @@ class Work:
     events: list[Event] = field(default_factory=list)
     writers: list[Callable[[Work], list[int]]] = field(default_factory=list)  # at the end: ids of messages to send
     _computer_moves: dict[int, Match] = field(default_factory=dict)
+    _reviews: list[int] = field(default_factory=list)  # finished hands, by id
     _matches: dict[int, tuple[Match, dict]] = field(default_factory=dict)
     seats: dict[int, list[Seat]] = field(default_factory=dict)  # a locked match's seats, read once
 
@@ -62,14 +65,18 @@ class Work:
         """A computer player is to move in ``match`` once this change is committed."""
         self._computer_moves[match.pk] = match
 
+    def review(self, hand_id: int) -> None:
+        """A finished hand is to be reviewed once this change is committed."""
+        self._reviews.append(hand_id)
+
     def mark(self) -> tuple:
         """Where the change stands, for ``rewind``."""
         matches = {pk: _fields_of(match) for pk, (match, _before) in self._matches.items()}
-        return len(self.letters), len(self.events), matches, dict(self._computer_moves)
+        return len(self.letters), len(self.events), matches, dict(self._computer_moves), len(self._reviews)
 
     def rewind(self, mark: tuple) -> None:
         """Forget what was done since ``mark``: a refused command inside a change."""
-        letters, events, matches, computer_moves = mark
+        letters, events, matches, computer_moves, reviews = mark
         del self.letters[letters:]
         del self.events[events:]
         for pk in [pk for pk in self._matches if pk not in matches]:
@@ -80,6 +87,7 @@ class Work:
             for name, value in fields.items():
                 setattr(match, name, value)
         self._computer_moves = computer_moves
+        del self._reviews[reviews:]
 
     def finish(self) -> None:
         """Write the events, save the changed matches and write the letters; publish after the commit."""
@@ -97,6 +105,8 @@ class Work:
         ]
         if to_deliver or computer_moves:
             transaction.on_commit(lambda: scheduling.follow_up(to_deliver, computer_moves))
+        for hand_id in self._reviews:
+            transaction.on_commit(functools.partial(scheduling.review, hand_id))
 
 
 def _fields_of(match: Match) -> dict[str, object]:

@@ -36,7 +36,8 @@ log = logging.getLogger(__name__)
 
 FOLLOW_UP = "games.tasks.follow_up"
 DELIVER = "games.tasks.deliver_message"
-DELIVERY_QUEUE, COMPUTER_QUEUE = "delivery", "computer"  # settings.GIN3_QUEUES
+REVIEW = "games.tasks.review_hand"
+DELIVERY_QUEUE, COMPUTER_QUEUE, REVIEW_QUEUE = "delivery", "computer", "review"  # settings.GIN3_QUEUES
 BROKER_ERRORS = (KombuError, RedisError, OSError)  # the broker refused, or could not be reached
 BROKER_PAUSE = 5.0  # seconds without a publish after one failed
 # A publish tries the broker this often before it gives up (Celery's default is 3 retries
@@ -54,6 +55,11 @@ def follow_up(message_ids: list[int], computer_moves: list[tuple[int, int]]) -> 
     """Deliver these messages and play these computer moves: one publish for one change,
     to the computer queue if it has a computer move to play, else to the delivery queue."""
     _publish(FOLLOW_UP, args=(message_ids, computer_moves), queue=COMPUTER_QUEUE if computer_moves else DELIVERY_QUEUE)
+
+
+def review(hand_id: int) -> None:
+    """Review a finished hand (``services.write.review``): a shortcut too, lost with the broker."""
+    _publish(REVIEW, args=(hand_id,), queue=REVIEW_QUEUE)
 
 
 def deliver(message_id: int, when: datetime | None = None) -> None:

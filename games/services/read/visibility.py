@@ -16,8 +16,10 @@ from datetime import datetime
 from django.db.models import Q
 from django.utils import timezone
 
+from games.contract import Notice
+from games.contract.advice import AdviceDeclined, AdviceReason, NoAdviceYet
 from games.contract.lists import MatchLine
-from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep
+from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep, ReviewMark
 from games.contract.table_page import TeamLine
 from games.contract.tables import Automatic, CardsView, LayoffView, MoveView, ResultView, SeatView, TableView
 from games.engine import (
@@ -191,7 +193,21 @@ def team_talk(hand_row: HandRow, role: str) -> tuple[TeamLine, ...]:
     if role not in ("captain", "sitter"):
         return ()
     said = hand_row.events.filter(kind=Event.Kind.TEAM).order_by("seq").values_list("actor__display_name", "data")
-    return tuple(TeamLine(name or "", data.get("text", "")) for name, data in said)
+    return tuple(
+        TeamLine(name or "", data.get("text", ""), computer_said(hand_row, name or "", data)) for name, data in said
+    )
+
+
+COMPUTER_TALK = {kind.__name__: kind for kind in (AdviceReason, NoAdviceYet, AdviceDeclined)}
+
+
+def computer_said(hand_row: HandRow, name: str, data: dict) -> Notice | None:
+    """A computer partner's line of team talk as its notice (``advice.tell_team``)."""
+    kind = COMPUTER_TALK.get(data.get("advice", ""))
+    if kind is None:
+        return None
+    fields = {key: value for key, value in data.items() if key != "advice"}
+    return kind(hand_row.match.code, name, **fields)
 
 
 def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
@@ -222,6 +238,7 @@ def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
         deadline=match.deadline,
         paused=match.is_paused,
         mover_away_until=away_until(next((other.player for other in seats if other.position == match.turn_seat), None)),
+        hints=all(other.player.is_computer for other in seats if other.position != seat.position),
     )
 
 
@@ -370,7 +387,16 @@ def public_hand_view(
         dealt=tuple(zip(deck, places, strict=True)),
         is_revealed=True,
         is_detailed=True,
+        marks=review_marks(hand_row),
     )
+
+
+def review_marks(hand_row: HandRow) -> dict[int, ReviewMark]:
+    """The review of a finished hand (``services.write.review``), by move: shown only once the
+    hand is over, with its cards, since a mark names a card its player held."""
+    if not hand_row.is_over or not hand_row.review:
+        return {}
+    return {mark["index"]: ReviewMark(mark["better"], mark["points"]) for mark in hand_row.review.get("marks", ())}
 
 
 def public_match_view(match: Match, detail: int | None = None) -> PublicMatchView:
@@ -480,8 +506,8 @@ def event_text(event: Event) -> str:
     data = dict(event.data)
     if event.kind == Event.Kind.SUGGESTION and event.hand and not is_revealed(event.match, event.hand):
         data["move"] = HIDDEN
-    if event.kind == Event.Kind.TEAM and "text" in data and not team_talk_open(event.match):
-        data["text"] = HIDDEN
+    if event.kind == Event.Kind.TEAM and not team_talk_open(event.match):
+        data = {key: value if key == "advice" else HIDDEN for key, value in data.items()}
     return ", ".join(f"{key}: {value}" for key, value in data.items())
 
 

@@ -11,36 +11,38 @@ deadline.
 from __future__ import annotations
 
 import logging
-import random
 import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games import metrics
 from games.contract.moves import Reminder
 from games.contract.presence import MissedTurns, Unreachable, UnreachableInLobby
 from games.contract.tables import Automatic
-from games.engine import Action, Draw, Event, Hand, Pass, Role
-from games.engine.bots import bot_view, make_strategy
-from games.engine.hand import Discard, Phase, parse_action
-from games.models import Match, Outbox, Player, Seat
+from games.engine import Action, Draw, Hand, Pass
+from games.engine.hand import Discard, Phase
+from games.engine.levels import make_strategy
+from games.models import Match, Outbox, Player, Seat, Strength
 from games.services.errors import ServiceError
-from games.services.plumbing import delivery, outbox
+from games.services.plumbing import clocks, delivery, outbox
 from games.services.plumbing.change import change
-from games.services.write import matchmaking, presence, rematch
+from games.services.write import advice, matchmaking, presence, rematch
+from games.services.write.advice import mover_view, waiting_suggestion
 from games.services.write.play import Table, apply_move, load_table
 
 log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AUTOPILOT = 3
-AUTOPILOT_STRENGTH = "strong"
+# The autopilot plays for a person who kept missing turns: as well as a computer can.
+AUTOPILOT_STRENGTH = Strength.HARD
 # How the move of a person whose time ran out is chosen, when no advice of his sitter
 # waits: as a computer player of this level would choose it (``_time_out`` says why).
-TIMEOUT_STRENGTH = "strong"
+# Not the hardest: the clock scan plays these, many in one pass, and hard thinks longer.
+TIMEOUT_STRENGTH = Strength.NORMAL
 
 
 def _still_current(match_id: int, version: int | None) -> Table | None:
@@ -54,11 +56,16 @@ def _still_current(match_id: int, version: int | None) -> Table | None:
 
 def play_computer_move(match_id: int, version: int | None = None) -> bool:
     """If a computer player is to move, play one move. True if it did. Not while
-    an admin has paused the match: a pause holds everything that plays by itself."""
+    an admin has paused the match: a pause holds everything that plays by itself.
+    When a person captains with a computer sitter, the sitter suggests instead, once
+    for the moment (False: no move was played)."""
     started = time.perf_counter()
     with change():
         table = _still_current(match_id, version)
-        if table is None or table.match.is_paused or not table.computer_plays(table.mover):
+        if table is None or table.match.is_paused:
+            return False
+        if not table.computer_plays(table.mover):
+            advice.advise_as_computer(table)
             return False
         _play_for_computer(table)
     metrics.COMPUTER_MOVE.observe(time.perf_counter() - started)
@@ -66,9 +73,13 @@ def play_computer_move(match_id: int, version: int | None = None) -> bool:
 
 
 def _play_for_computer(table: Table) -> None:
+    """The computer's move for the seat to move; a computer captain reads the waiting
+    suggestion of a person who sits out (``advice.read_suggestion``)."""
     position = table.mover
     seat = table.seat(position)
-    action = computer_choice(table, seat.player.strength or AUTOPILOT_STRENGTH)
+    level = seat.player.strength or AUTOPILOT_STRENGTH
+    suggestion = advice.person_suggestion(table)
+    action = advice.read_suggestion(table, level, suggestion) if suggestion else computer_choice(table, level)
     automatic = Automatic.COMPUTER if seat.player.is_computer else Automatic.AUTOPILOT
     apply_move(table, position, action, seat.player if seat.player.is_computer else None, automatic=automatic)
 
@@ -77,21 +88,8 @@ def computer_choice(table: Table, strength: str) -> Action:
     """The move a computer player of ``strength`` makes for the seat to move: from what
     that seat may know (``bot_view``), with chance seeded by the hand and the match's
     version, so that a task run twice chooses the same move."""
-    seat = table.seat(table.mover)
-    rng = random.Random(f"{table.hand_row.commitment}:{table.match.version}")
-    role = table.hand.to_move
-    scores = {role: seat.score, role.opponent: table.seat(table.position_of_role(role.opponent)).score}
-    view = bot_view(table.hand, role, public_log(table), scores)
-    return make_strategy(strength, rng).choose(view)
-
-
-def public_log(table: Table) -> list[Event]:
-    """The hand's moves as everyone saw them: a draw never carries its card."""
-    log = []
-    for data in table.moves:
-        action = parse_action(data["move"])
-        log.append(Event(str(action).split()[0], Role(data["role"]), getattr(action, "card", None)))
-    return log
+    strategy = make_strategy(strength, advice.chance(table, strength), advice.search_budget())
+    return strategy.choose(mover_view(table))
 
 
 def safe_move(hand: Hand) -> Action:
@@ -153,17 +151,6 @@ def _time_out(table: Table) -> None:
         presence.hand_over(table, position, Outbox.Kind.AUTOPILOT, notice)
 
 
-def waiting_suggestion(table: Table) -> Action | None:
-    """The sitter's latest suggestion, if it was made for this moment and is still legal."""
-    hand_row = table.hand_row
-    if table.hand.to_move is not Role.CAPTAIN or not hand_row.suggestion:
-        return None
-    if hand_row.suggestion_version != table.match.version:
-        return None
-    action = parse_action(hand_row.suggestion)
-    return action if action in table.hand.legal_actions() else None
-
-
 def send_reminder(match_id: int, version: int | None = None) -> bool:
     """Remind the player to move once, when four fifths of his time are used."""
     with change():
@@ -201,13 +188,22 @@ POSTPONE = timedelta(minutes=1)
 
 
 def computers_to_move(match_ids: Collection[int]) -> list[int]:
-    """Which of these running, unpaused matches wait on a computer player (or a computer
-    playing for an absent player): one query, no replay."""
+    """Which of these running, unpaused matches wait on a computer: a computer player (or
+    a computer playing for an absent player) to move, unless it waits for its sitter's
+    advice (a deadline past the computer's grace: ``play.waits_for_advice``), or a
+    computer sitter to advise the person who captains. One query, no replay."""
     computer = Seat.objects.filter(match=OuterRef("pk"), position=OuterRef("turn_seat")).filter(
         Q(autopilot=True) | Q(player__is_computer=True)
     )
+    sitter = Seat.objects.filter(
+        match=OuterRef("pk"), position=OuterRef("current_hand__sitter"), player__is_computer=True
+    )
+    waiting = Q(deadline__gt=timezone.now() + clocks.COMPUTER_GRACE)
+    advised = Q(current_hand__suggestion_version=F("version"))
     running = Match.objects.filter(pk__in=match_ids, status=Match.Status.RUNNING, paused_at__isnull=True)
-    return list(running.filter(Exists(computer)).values_list("pk", flat=True))
+    moves = Exists(computer) & ~waiting
+    advises = ~Exists(computer) & Exists(sitter) & Q(turn_seat=F("current_hand__captain")) & ~advised
+    return list(running.filter(moves | advises).values_list("pk", flat=True))
 
 
 Due = tuple[datetime, int]  # a clock's moment and its match: where a scan has got to

@@ -96,7 +96,7 @@ def _check_waiting(player: Player) -> None:
         raise ServiceError(m.TooManyWaiting(waiting))
 
 
-def add_computer(player: Player, match: Match, strength: str = Strength.STRONG) -> tuple[Match, Player]:
+def add_computer(player: Player, match: Match, strength: str = Strength.NORMAL) -> tuple[Match, Player]:
     """Fill an empty seat with a computer player; return the match and the computer."""
     with change():
         match = state.lock(match.pk)

@@ -100,7 +100,7 @@ def extend(match: Match, by: timedelta, admin: str, reason: str = "") -> Match:
 
 
 def replace_with_computer(
-    match: Match, position: int, admin: str, reason: str = "", strength: str = Strength.STRONG
+    match: Match, position: int, admin: str, reason: str = "", strength: str = Strength.NORMAL
 ) -> Player:
     """Put a new computer player in seat ``position`` for the rest of the match.
 

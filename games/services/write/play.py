@@ -13,6 +13,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.conf import settings
 from django.utils import timezone
 
 from games import metrics
@@ -167,8 +168,7 @@ def apply_move(
     else:
         _tell_mover(table, position, automatic, public)
         _tell_sitter(table, (public,))
-        if table.computer_plays(table.mover):
-            current().computer_move(table.match)  # the second half of its turn
+        _computer_next(table)  # the second half of the turn
     return None
 
 
@@ -193,8 +193,49 @@ def _start_turn(table: Table) -> None:
     match = table.match
     match.turn_seat = table.mover
     clocks.set_turn_clock(match, table.seat(table.mover), timedelta(seconds=match.move_seconds), timezone.now())
-    if table.computer_plays(table.mover) and not match.is_paused:
+    _computer_next(table)
+
+
+def _computer_next(table: Table) -> None:
+    """What a computer does next, after the commit: it moves, or as a sitter it advises
+    the person who captains. A computer captain whose sitter is a person who advises
+    waits ``advice_wait`` for his suggestion first: the clock scan moves it then, or
+    his suggestion does (``advice.record_suggestion``)."""
+    match = table.match
+    if match.is_paused:
+        return
+    if waits_for_advice(table):
+        match.deadline = timezone.now() + advice_wait()
+    elif table.computer_plays(table.mover) or computer_advises(table):
         current().computer_move(match)
+
+
+def advice_wait() -> timedelta:
+    return timedelta(seconds=settings.GIN3_ADVICE_WAIT_SECONDS)
+
+
+def computer_advises(table: Table) -> bool:
+    """A computer sitter has advice to give: a person captains, and it is his move."""
+    if table.hand.to_move is not Role.CAPTAIN or table.hand.is_over:
+        return False
+    sitter = table.seat(table.position_of_role(Role.SITTER))
+    return sitter.player.is_computer and not table.computer_plays(table.mover)
+
+
+def waits_for_advice(table: Table) -> bool:
+    """A computer captain waits for a person sitter who advises (``advise on``), so that
+    his suggestion can come before it moves; once one has come, it waits no more. It
+    waits at its first decision of a hand, and at the others only if he has suggested
+    something this hand: a sitter who lets the hand go is not waited for at every turn."""
+    if table.hand.to_move is not Role.CAPTAIN or not advice_wait() or not table.computer_plays(table.mover):
+        return False
+    sitter = table.seat(table.position_of_role(Role.SITTER))
+    if sitter.player.is_computer or sitter.autopilot or not sitter.player.advises:
+        return False
+    if table.hand_row.suggestion_version == table.match.version and table.hand_row.suggestion:
+        return False
+    first = not any(move["role"] == Role.CAPTAIN.value for move in table.moves)
+    return first or table.hand_row.events.filter(kind=Event.Kind.SUGGESTION).exists()
 
 
 def _begin_change(match: Match) -> None:
@@ -257,8 +298,8 @@ def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
 
 def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """Within the captain's turn (he took a card), the sitter sees it, to advise
-    on the discard; a computer captain does not wait for advice."""
-    if table.hand.to_move is Role.CAPTAIN and not table.computer_plays(table.position_of_role(Role.CAPTAIN)):
+    on the discard; a computer captain waits for it only when it waits for advice."""
+    if table.hand.to_move is Role.CAPTAIN and (not table.computer_plays(table.mover) or waits_for_advice(table)):
         _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, last_moves)
 
 
@@ -294,6 +335,7 @@ def _finish_hand(table: Table) -> ResultView:
     hand_row.summary = summary_of(view)
     records.hand_finished(hand_row, table.seat(winner).player if winner is not None else None)
     hand_row.save(update_fields=["result", "winner", "winner_player", "points", "ended_at", "summary"])
+    current().review(hand_row.pk)
     state.append_event(
         match,
         Event.Kind.HAND_OVER,

@@ -6,11 +6,14 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
-from games.models import Match, Player
+from games.models import Match, Player, Strength
 from games.services.plumbing.clocks import DEFAULT_ZONE
 from games.text.protocol import ProtocolError, clean, time_zone
 
 LANGUAGES = {code for code, _name in settings.LANGUAGES}
+# The default level (plain ``bot``) keeps the computers' first name, "Bot": its players
+# were the strong ones before there were levels, and the scoreboard goes on counting them.
+LEVEL_NAMES = {Strength.EASY: "Easy", Strength.NORMAL: "Bot", Strength.HARD: "Hard"}
 REGISTER_ATTEMPTS = 20  # names taken by first contacts at the same moment, one after another
 
 
@@ -50,10 +53,10 @@ def phone_player(phone: str) -> tuple[Player, bool]:
 def computer_player(match: Match, strength: str) -> Player:
     """A computer player of ``strength`` not yet seated in ``match``. Computer
     players are shared by every match, so the scoreboard counts each of them
-    once: "Bot 1", "Bot 2" (strong) or "Easy 1", "Easy 2" (simple), short
-    enough for an SMS table."""
+    once. They are named by their level, "Easy 1", "Bot 2" (normal), "Hard 1", short
+    enough for an SMS table; a name is one for every language, like a person's."""
     seated = set(match.seats.values_list("player_id", flat=True))
-    label = {"simple": "Easy", "strong": "Bot"}[strength]
+    label = LEVEL_NAMES[Strength(strength)]
     number = 0
     while True:
         number += 1

@@ -1,0 +1,66 @@
+"""A computer partner's advice, a captain's answer to it, and hints to a learner.
+
+Everything here goes to one member of the team only (R3.2: the box never learns
+what the team says). ``reason`` is a value of ``games.engine.advice.Reason``, kept
+as its text so that a reason stored in the log still reads after a release.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .base import Notice, Refusal
+
+
+@dataclass(frozen=True)
+class AdviceReason(Notice):
+    """A computer sitter answers its captain's team message: why it suggested ``move``."""
+
+    code: str
+    name: str
+    move: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class NoAdviceYet(Notice):
+    """A computer sitter asked why before it has suggested anything this hand."""
+
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
+class AdviceDeclined(Notice):
+    """A computer captain played ``played`` rather than its sitter's ``suggested``: by
+    its own evaluation the suggestion was worth ``margin`` points less, for ``reason``."""
+
+    code: str
+    name: str
+    suggested: str
+    played: str
+    margin: float
+    reason: str
+
+
+@dataclass(frozen=True)
+class Hint(Notice):
+    """What the hard level would play now (or suggest, for a sitter), and why."""
+
+    code: str
+    move: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class HintNotFair(Refusal):
+    """``hint`` in a match with another person: the computer would play for one of two people."""
+
+    code: str
+
+
+@dataclass(frozen=True)
+class NothingToHint(Refusal):
+    """``hint`` when he neither moves nor advises the captain to move."""
+
+    code: str

@@ -1,0 +1,134 @@
+"""What a level would play, what every move is worth, and why: for advice and review.
+
+A computer sitter advises its captain (R3.2), a computer captain weighs a
+person's suggestion against its own choice, ``hint`` answers a learner and
+the match page marks the moves ``hard`` would have played otherwise: each
+asks ``appraise`` for the same three things. The evaluation is always the
+search's (``search.evaluate``), whatever the level, so that values from
+different levels can be compared; the choice is the level's own.
+
+>>> import random
+>>> from games.engine import DECK, deal
+>>> from games.engine.bots import bot_view
+>>> hand = deal(random.Random(3).sample(DECK, 52))
+>>> appraisal = appraise(bot_view(hand, hand.to_move), budget=0.02)
+>>> appraisal.choice in appraisal.values and isinstance(appraisal.reason, Reason)
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from types import MappingProxyType
+
+from .bots import BotView, StrongBot, _meld_outs, _neighbours, _same_rank
+from .cards import POINTS, mask_of
+from .hand import Action, Discard, Knock, Take
+from .levels import level_of, make_strategy
+from .melds import deadwood_of_mask
+from .search import candidates, evaluate
+
+
+class Reason(StrEnum):
+    """Why a move, in a few words; games/text words each for the players."""
+
+    GIN = "gin"  # knock with nothing left over (R8.3)
+    KNOCK_NOW = "knock_now"  # the count is low enough, and waiting would cost more
+    PLAY_FOR_GIN = "play_for_gin"  # a knock was open, but playing on for gin is worth more
+    UNDERCUT_RISK = "undercut_risk"  # a knock was open, but he likely holds as low a count (R8.4)
+    TAKE_COMPLETES_MELD = "take_completes_meld"  # the pile's top card makes a meld
+    TAKE_BUILDS_MELD = "take_builds_meld"  # the pile's top card is a step towards a meld, or low
+    TOP_CARD_NO_HELP = "top_card_no_help"  # the pile's top card helps less than an unknown one
+    SHEDS_DEADWOOD = "sheds_deadwood"  # throws the costliest unmatched card
+    KEEPS_MELD = "keeps_meld"  # a higher card is in a meld: it stays
+    BUILDS_MELD = "builds_meld"  # keeps a pair or a near run that live cards can complete
+    SAFE_DISCARD = "safe_discard"  # he did not want that rank or its neighbours
+    AVOIDS_FEEDING = "avoids_feeding"  # the lower-count discard would help what he collects
+
+
+@dataclass(frozen=True)
+class Appraisal:
+    """A level's choice for a view, the value of every legal action, and why.
+
+    ``values`` are in points of this hand for the player to move: the mean,
+    over the deals of the hidden cards the search tried, of what the hand
+    scores for him at its end (R8), positive when he scores and negative when
+    the opponent does, a drawn hand 0 (R9). Near the end of a match a result
+    counts at most the points its scorer needs to reach the target, plus
+    ``search.MATCH_BONUS`` for reaching it (R10.1). So ``values[choice] -
+    values[other]`` is what ``other`` costs, in points, by the search.
+    """
+
+    choice: Action
+    values: Mapping[Action, float]
+    reason: Reason
+
+
+def appraise(
+    view: BotView, level: str = "hard", rng: random.Random | None = None, budget: float | None = None
+) -> Appraisal:
+    """What ``level`` would play for the player of ``view`` (who must be to move),
+    every legal action's value, and the reason for the choice.
+
+    For ``hard`` the choice is the action of highest value. For another level
+    (``easy``, ``normal`` or their old names) it is that level's own move,
+    valued by the same search. The actions the hard level weighs (and the
+    level's own choice) are played in every deal the budget allows; the
+    others in the first ``search.FIRST_WORLDS`` only, so their values are
+    rougher: a few points either way. ``rng`` is the only chance used (a fixed seed
+    when None), so an appraisal repeats; ``budget`` is the search's seconds
+    (``search.DEFAULT_BUDGET`` when None).
+    """
+    rng = rng or random.Random(0)
+    name = level_of(level)
+    short_list = candidates(view, StrongBot(random.Random(0)))
+    if name != "hard":
+        own = make_strategy(name, rng).choose(view)
+        short_list = [own] + [action for action in short_list if action != own]
+    evaluation = evaluate(view, rng, budget, short_list, value_all=True)
+    choice = evaluation.choice if name == "hard" else short_list[0]
+    values = MappingProxyType(dict(evaluation.values))
+    return Appraisal(choice, values, reason_for(view, choice, values))
+
+
+def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) -> Reason:
+    """The few words that explain ``choice`` in ``view``, from the cards and the values."""
+    mine = mask_of(view.cards)
+    if isinstance(choice, Knock):
+        return Reason.GIN if deadwood_of_mask(mine ^ 1 << choice.card) == 0 else Reason.KNOCK_NOW
+    if isinstance(choice, Discard):
+        return _discard_reason(view, mine, choice, values)
+    top = view.pile[-1] if view.pile else None
+    if isinstance(choice, Take) and top is not None:
+        joins = deadwood_of_mask(mine | 1 << top) < deadwood_of_mask(mine) + POINTS[top % 13]
+        return Reason.TAKE_COMPLETES_MELD if joins else Reason.TAKE_BUILDS_MELD
+    return Reason.TOP_CARD_NO_HELP
+
+
+def _discard_reason(view: BotView, mine: int, choice: Discard, values: Mapping[Action, float]) -> Reason:
+    knocks = [action for action in values if isinstance(action, Knock)]
+    if knocks:
+        best_knock = max(values[action] for action in knocks)
+        return Reason.UNDERCUT_RISK if best_knock < 0 else Reason.PLAY_FOR_GIN
+    discards = [action.card for action in values if isinstance(action, Discard)]
+    counts = {card: deadwood_of_mask(mine ^ 1 << card) for card in discards}
+    plain = min(discards, key=lambda card: (counts[card], -POINTS[card % 13], -card))
+    holds = mask_of(view.opponent_holds)
+    feeding = _meld_outs(holds) | _neighbours(holds)
+    thrown = mask_of(set(view.opponent_discards) | set(view.opponent_refused))
+    unwanted = _same_rank(thrown) | _neighbours(thrown) & ~feeding
+    card = choice.card
+    if card != plain and counts[card] > counts[plain]:
+        if feeding >> plain & 1:
+            return Reason.AVOIDS_FEEDING
+        if unwanted >> card & 1:
+            return Reason.SAFE_DISCARD
+        return Reason.BUILDS_MELD
+    if unwanted >> card & 1 and POINTS[card % 13] < max(POINTS[c % 13] for c in discards):
+        return Reason.SAFE_DISCARD
+    if any(POINTS[c % 13] > POINTS[card % 13] for c in discards):
+        return Reason.KEEPS_MELD
+    return Reason.SHEDS_DEADWOOD

@@ -1,0 +1,195 @@
+"""A computer partner: the computer sitter's advice, the computer captain's reading of a
+person's advice, and the hints a learner gets against computers.
+
+The computer reads the same view a computer player gets (``automation.mover_view``,
+the engine's ``bot_view``): no card it may not see. What it says goes to its partner
+only, and what it plays is logged and shown like any computer move, so that the box
+learns nothing of the advice (R3.2).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import asdict
+
+from django.conf import settings
+from django.utils import timezone
+
+from games.contract import Notice
+from games.contract import advice as a
+from games.contract.moves import Suggested
+from games.engine import Action, Event, Role, parse_action
+from games.engine.advice import Appraisal, appraise
+from games.engine.bots import BotView, bot_view
+from games.models import Event as LogEvent
+from games.models import Outbox, Player, Strength
+from games.services.errors import ServiceError
+from games.services.plumbing import outbox, state
+from games.services.plumbing.change import current
+from games.services.write.play import Table, computer_advises, table_key
+
+# A computer captain plays its sitter's suggestion unless, by its own evaluation, the
+# suggestion is worth more than this many points less than its own choice (a hand's
+# points for the team, as the level's evaluation expects them).
+ADVICE_MARGIN = 2.0
+HINT_LEVEL = Strength.HARD
+QUICK_LOOK = 0.05  # seconds of search when only the reason needs the values
+
+
+def public_log(table: Table) -> list[Event]:
+    """The hand's moves as everyone saw them: a draw never carries its card."""
+    log = []
+    for data in table.moves:
+        action = parse_action(data["move"])
+        log.append(Event(str(action).split()[0], Role(data["role"]), getattr(action, "card", None)))
+    return log
+
+
+def mover_view(table: Table) -> BotView:
+    """What the seat to move may know (``bot_view``), which is all a computer reads:
+    its advice for a captain is made from the captain's view (R3.2)."""
+    role = table.hand.to_move
+    seat = table.seat(table.mover)
+    scores = {role: seat.score, role.opponent: table.seat(table.position_of_role(role.opponent)).score}
+    return bot_view(table.hand, role, public_log(table), scores)
+
+
+def chance(table: Table, level: str) -> random.Random:
+    """A computer's chance, seeded by the hand and the match's version: a task run
+    twice chooses the same."""
+    return random.Random(f"{table.hand_row.commitment}:{table.match.version}:{level}")
+
+
+def search_budget() -> float | None:
+    """The seconds the hard level's search may spend on a move (``GIN3_HARD_SECONDS``;
+    None: the engine's own default)."""
+    return settings.GIN3_HARD_SECONDS
+
+
+def appraisal(table: Table, level: str, budget: float | None = None) -> Appraisal:
+    """How a computer of ``level`` sees the move to make now, from the mover's view.
+    ``budget``: the search's seconds, if fewer than a move's (``search_budget``)."""
+    return appraise(mover_view(table), level, chance(table, level), budget or search_budget())
+
+
+def waiting_suggestion(table: Table) -> Action | None:
+    """The sitter's latest suggestion, if it was made for this moment and is still legal."""
+    hand_row = table.hand_row
+    if table.hand.to_move is not Role.CAPTAIN or not hand_row.suggestion:
+        return None
+    if hand_row.suggestion_version != table.match.version:
+        return None
+    action = parse_action(hand_row.suggestion)
+    return action if action in table.hand.legal_actions() else None
+
+
+# The sitter's advice -------------------------------------------------------------
+
+
+def advise_as_computer(table: Table) -> bool:
+    """The computer sitter suggests its level's choice to the person who captains, once
+    for each moment; True if it did."""
+    hand_row = table.hand_row
+    if not computer_advises(table) or hand_row.suggestion_version == table.match.version:
+        return False
+    sitter = table.position_of_role(Role.SITTER)
+    level = table.seat(sitter).player.strength or Strength.NORMAL
+    # Only hard chooses by the search; the others need it only for the words of the reason.
+    seen = appraisal(table, level, None if level == Strength.HARD else QUICK_LOOK)
+    record_suggestion(table, table.seat(sitter).player, seen.choice, str(seen.reason))
+    return True
+
+
+def record_suggestion(table: Table, sitter: Player, action: Action, reason: str = "") -> Suggested:
+    """The sitter's suggestion, waiting for the captain's ``accept``: the captain gets his
+    table with it. A computer captain waiting for it reads it at once."""
+    hand_row = table.hand_row
+    move = str(action)
+    hand_row.suggestion = move
+    hand_row.suggestion_version = table.match.version
+    hand_row.save(update_fields=["suggestion", "suggestion_version"])
+    data = {"move": move, "reason": reason} if reason else {"move": move}
+    state.append_event(table.match, LogEvent.Kind.SUGGESTION, hand_row, sitter, **data)
+    captain = table.seat(table.position_of_role(Role.CAPTAIN))
+    if table.computer_plays(captain.position):
+        table.match.deadline = timezone.now()  # its wait is over: the clock scan plays it if the task is lost
+        current().computer_move(table.match)
+    else:
+        view = table.view(captain.position)
+        outbox.send(captain.player, Outbox.Kind.SUGGESTION, view, table.match, replaces=table_key(table.match.code))
+    return Suggested(captain.player.display_name, move)
+
+
+def answer_why(table: Table, captain: Player) -> None:
+    """A computer sitter answers its captain's team message with why it suggested what it
+    suggested last in this hand."""
+    sitter = table.seat(table.position_of_role(Role.SITTER)).player
+    last = (
+        table.hand_row.events.filter(kind=LogEvent.Kind.SUGGESTION, actor=sitter)
+        .order_by("-seq")
+        .values("data")
+        .first()
+    )
+    code = table.match.code
+    notice: Notice
+    if last is None:
+        notice = a.NoAdviceYet(code, sitter.display_name)
+    else:
+        notice = a.AdviceReason(code, sitter.display_name, last["data"]["move"], last["data"].get("reason", ""))
+    tell_team(table, sitter, captain, notice)
+
+
+def tell_team(
+    table: Table, speaker: Player, partner: Player, notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined
+):
+    """A computer partner's line of team talk: to its partner only, and in the hand's
+    team talk, which his table's page shows in his language (``visibility.team_talk``)."""
+    outbox.send(partner, Outbox.Kind.TEAM, notice, table.match)
+    fields = {key: value for key, value in asdict(notice).items() if key not in ("code", "name")}
+    state.append_event(table.match, LogEvent.Kind.TEAM, table.hand_row, speaker, advice=type(notice).__name__, **fields)
+
+
+# The captain reading a person's advice ---------------------------------------------
+
+
+def person_suggestion(table: Table) -> Action | None:
+    """A person sitter's suggestion waiting for the computer that captains, if legal now."""
+    if table.hand.to_move is not Role.CAPTAIN or table.seat(table.position_of_role(Role.SITTER)).player.is_computer:
+        return None
+    return waiting_suggestion(table)
+
+
+def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
+    """What a computer captain plays, given its sitter's ``suggestion``: the suggestion
+    unless its own evaluation finds it more than ``ADVICE_MARGIN`` worse than its own
+    choice; then its own, and the sitter is told why in one line of team talk."""
+    seen = appraisal(table, level)
+    own = seen.values.get(seen.choice, 0.0)
+    offered = seen.values.get(suggestion)
+    if suggestion == seen.choice or (offered is not None and offered >= own - ADVICE_MARGIN):
+        return suggestion
+    sitter = table.seat(table.position_of_role(Role.SITTER)).player
+    margin = own - offered if offered is not None else 0.0
+    notice = a.AdviceDeclined(
+        table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, str(seen.reason)
+    )
+    tell_team(table, table.seat(table.mover).player, sitter, notice)
+    return seen.choice
+
+
+# Hints -------------------------------------------------------------------------------
+
+
+def hint(table: Table, player: Player) -> a.Hint:
+    """The hard level's choice for his move (or for his captain's, when he advises), and
+    why. Only against computers: with another person in the match it would play for one
+    of two people (fair play)."""
+    code = table.match.code
+    if any(not seat.player.is_computer for seat in table.seats if seat.player_id != player.pk):
+        raise ServiceError(a.HintNotFair(code))
+    position = table.position_of(player)
+    advising = table.role_of(position) is Role.SITTER and table.hand.to_move is Role.CAPTAIN
+    if position != table.mover and not advising:
+        raise ServiceError(a.NothingToHint(code))
+    seen = appraisal(table, HINT_LEVEL)
+    return a.Hint(code, str(seen.choice), str(seen.reason))

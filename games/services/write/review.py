@@ -1,0 +1,80 @@
+"""The review of a finished hand: each move of a person where the hard level would
+have chosen otherwise, and what that choice was worth by its evaluation.
+
+It runs in the background once the hand has ended (``games.tasks.review_hand``, on
+the review queue), within ``GIN3_REVIEW_SECONDS`` in all, and is stored once on the
+hand row: a task that runs twice computes again and stores nothing. Each move is
+judged from the view its player had then (``bot_view``), never from the cards he could
+not see; the page shows the review only with the hand's cards, once the hand is over.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from django.conf import settings
+
+from games.engine import Event, Role, deal, parse_action, parse_cards
+from games.engine.advice import appraise
+from games.engine.bots import bot_view
+from games.models import Event as LogEvent
+from games.models import Hand as HandRow
+from games.services.write.advice import HINT_LEVEL
+
+SHORTEST_LOOK = 0.02  # seconds: a move left less than this is not judged (the review is partial)
+
+
+def review_hand(hand_id: int) -> bool:
+    """Review a finished hand and store it, once; True if this call stored it."""
+    hand_row = HandRow.objects.select_related("match").filter(pk=hand_id).first()
+    if hand_row is None or not hand_row.is_over or hand_row.review is not None:
+        return False
+    review = _review(hand_row, settings.GIN3_REVIEW_SECONDS)
+    return HandRow.objects.filter(pk=hand_id, review__isnull=True).update(review=review) == 1
+
+
+def _review(hand_row: HandRow, budget: float) -> dict:
+    """``{"marks": [{"index", "better", "points"}...], "complete"}``: ``index`` counts the
+    hand's moves from 0, as the public page lists them."""
+    match = hand_row.match
+    logged = list(
+        hand_row.events.filter(kind=LogEvent.Kind.MOVE)
+        .order_by("seq")
+        .values_list("data", "actor__is_computer", "actor_id")
+    )
+    people = [index for index, (_data, computer, actor) in enumerate(logged) if actor is not None and not computer]
+    scores = _scores_before(hand_row)
+    hand = deal(parse_cards(hand_row.deck), match.rules)
+    log: list[Event] = []
+    marks, complete = [], True
+    stop = time.monotonic() + budget
+    for index, (data, _computer, _actor) in enumerate(logged):
+        action = parse_action(data["move"])
+        if index in people:
+            left = stop - time.monotonic()
+            remaining = sum(1 for later in people if later >= index)
+            if left / remaining < SHORTEST_LOOK:
+                complete = False
+            else:
+                role = hand.to_move
+                view = bot_view(hand, role, log, {role: scores[role], role.opponent: scores[role.opponent]})
+                rng = random.Random(f"{hand_row.commitment}:review:{index}")
+                seen = appraise(view, HINT_LEVEL, rng, left / remaining)
+                played = seen.values.get(action)
+                if seen.choice != action and played is not None:
+                    gain = seen.values.get(seen.choice, played) - played
+                    marks.append({"index": index, "better": str(seen.choice), "points": round(gain, 1)})
+        hand, events = hand.apply(action)
+        log.extend(events)
+    return {"marks": marks, "complete": complete}
+
+
+def _scores_before(hand_row: HandRow) -> dict[Role, int]:
+    """The game scores of the box and the captain when the hand was dealt."""
+    won: dict[int, int] = {}
+    earlier = HandRow.objects.filter(match=hand_row.match_id, number__lt=hand_row.number, winner__isnull=False)
+    for seat, points in earlier.values_list("winner", "points"):
+        if seat is not None:
+            won[seat] = won.get(seat, 0) + points
+    return {Role.BOX: won.get(hand_row.box, 0), Role.CAPTAIN: won.get(hand_row.captain, 0)}

@@ -1,0 +1,94 @@
+"""A computer partner's advice, its reasons, the levels and hints, in words
+(``games.contract.advice``)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from games.contract import advice as a
+from games.contract.moves import TeamMessage
+from games.engine.advice import Reason
+
+from .sentences import sentence
+
+# The level words players read (the commands stay English: bot hard).
+LEVEL_WORDS = {
+    "easy": gettext_lazy("easy"),
+    "normal": gettext_lazy("normal"),
+    "hard": gettext_lazy("hard"),
+}
+
+REASON_WORDS = {
+    Reason.GIN: gettext_lazy("it goes gin"),
+    Reason.KNOCK_NOW: gettext_lazy("the count is low enough to knock, and waiting would cost more"),
+    Reason.PLAY_FOR_GIN: gettext_lazy("a knock was open, but playing on for gin is worth more"),
+    Reason.UNDERCUT_RISK: gettext_lazy("a knock was open, but the opponent may be as low: an undercut"),
+    Reason.TAKE_COMPLETES_MELD: gettext_lazy("the top card of the pile makes a meld"),
+    Reason.TAKE_BUILDS_MELD: gettext_lazy("the top card of the pile builds towards a meld"),
+    Reason.TOP_CARD_NO_HELP: gettext_lazy("the top card of the pile helps less than an unknown one"),
+    Reason.SHEDS_DEADWOOD: gettext_lazy("it throws the costliest unmatched card"),
+    Reason.KEEPS_MELD: gettext_lazy("the higher cards are in melds: they stay"),
+    Reason.BUILDS_MELD: gettext_lazy("it keeps a pair or a near run that live cards can complete"),
+    Reason.SAFE_DISCARD: gettext_lazy("the opponent did not want that rank or its neighbours"),
+    Reason.AVOIDS_FEEDING: gettext_lazy("the lower discard would help what the opponent collects"),
+}
+
+
+def level_word(level: str) -> str:
+    return str(LEVEL_WORDS.get(level, level))
+
+
+def levels_line() -> str:
+    """How to choose a computer player's level, where a match waits for players."""
+    return _("Computer players: bot easy, bot normal or bot hard.")
+
+
+def reason_words(reason: str) -> str:
+    """Why, in a few words; a reason this release does not know reads as no reason."""
+    try:
+        return str(REASON_WORDS[Reason(reason)])
+    except (KeyError, ValueError):
+        return _("it is worth the most by my count")
+
+
+def team_words(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
+    """What a computer partner says in team talk, without who says it."""
+    if isinstance(notice, a.AdviceReason):
+        return _("I suggested %(move)s because %(why)s.") % {"move": notice.move, "why": reason_words(notice.reason)}
+    if isinstance(notice, a.NoAdviceYet):
+        return _("I have suggested nothing yet this hand.")
+    return _("Not %(suggested)s but %(played)s, %(points)s points better by my count: %(why)s.") % {
+        "suggested": notice.suggested,
+        "played": notice.played,
+        "points": f"{notice.margin:.1f}",
+        "why": reason_words(notice.reason),
+    }
+
+
+@sentence.register(a.AdviceReason)
+@sentence.register(a.NoAdviceYet)
+@sentence.register(a.AdviceDeclined)
+def _computer_team_talk(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
+    return sentence(TeamMessage(notice.code, notice.name, team_words(notice)))
+
+
+@sentence.register
+def _hint(notice: a.Hint) -> str:
+    return _("#%(code)s hint: %(move)s, because %(why)s.") % {
+        "code": notice.code,
+        "move": notice.move,
+        "why": reason_words(notice.reason),
+    }
+
+
+@sentence.register
+def _hint_not_fair(refusal: a.HintNotFair) -> str:
+    return _("No hints in #%(code)s: another person plays in it. Hints are for matches against computers only.") % {
+        "code": refusal.code
+    }
+
+
+@sentence.register
+def _nothing_to_hint(refusal: a.NothingToHint) -> str:
+    return _("Nothing to hint in #%(code)s: it is not your move.") % {"code": refusal.code}

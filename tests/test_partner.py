@@ -1,0 +1,467 @@
+"""Computer players worth playing with (issue 19): levels, a computer partner that
+advises and reads advice (R3.2: the box learns nothing of either), hints against
+computers only, and the review of a finished hand."""
+
+from __future__ import annotations
+
+import random
+import re
+from datetime import UTC, datetime, timedelta
+from types import MappingProxyType
+
+import pytest
+from django.core.management.base import CommandError
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import DECK, Role, parse_action
+from games.engine.advice import Appraisal, Reason
+from games.models import Event, Hand, Match, Outbox, Player, Strength
+from games.services import handle
+from games.services.plumbing import state
+from games.services.plumbing.change import change
+from games.services.write import advice, automation, matches, play, review
+from tests.conftest import (
+    best_action,
+    code_in,
+    hand_row,
+    legal_actions,
+    mover,
+    outbox_of,
+    player_in_role,
+    refresh,
+)
+
+REAL_CUT = play.cut_for_roles
+ALICE_CAPTAINS = 26  # a cut seed that gives seat 0 the captain, seat 1 the box, seat 2 the sitter
+
+
+def new_match(player: Player, *levels: str) -> Match:
+    code = code_in(handle(player, "new 5m to 300", "terminal"))
+    for level in levels:
+        handle(player, f"bot {level}".strip(), "terminal")
+    return Match.objects.get(code=code)
+
+
+def fake_appraise(prefer: str, worth: dict[str, float] | None = None):
+    """``appraise`` that chooses ``prefer``'s kind of move (the first legal one) and values
+    moves as ``worth`` says (by their text; 0 otherwise): a level whose mind the test knows."""
+
+    def appraise(view, level="hard", rng=None, budget=None) -> Appraisal:
+        legal = list(view.legal_actions)
+        choice = next((action for action in legal if str(action).startswith(prefer)), legal[0])
+        values = {action: (worth or {}).get(str(action), 0.0) for action in legal}
+        values.setdefault(choice, 0.0)
+        return Appraisal(choice, MappingProxyType(values), Reason.SHEDS_DEADWOOD)
+
+    return appraise
+
+
+def until(match: Match, condition, person: Player, limit: int = 400) -> Match:
+    """Play on (the person plays the strong computer's move) until ``condition(match)``."""
+    for _step in range(limit):
+        match = refresh(match)
+        assert match.status == Match.Status.RUNNING, "the match ended first"
+        if condition(match):
+            return match
+        if mover(match) == person:
+            handle(person, str(best_action(match)), "terminal")
+        else:
+            assert automation.play_computer_move(match.pk)
+    raise AssertionError("never came")
+
+
+def advised(match: Match) -> Match:
+    """What the computer queue does after a change: here, the computer sitter's advice."""
+    assert not automation.play_computer_move(match.pk)
+    return refresh(match)
+
+
+def captain_to_move(person: Player):
+    return lambda match: mover(match) == person and player_in_role(match, Role.CAPTAIN) == person
+
+
+def sitter_advising(person: Player):
+    return (
+        lambda match: player_in_role(match, Role.SITTER) == person
+        and mover(match).is_computer
+        and (mover(match) == player_in_role(match, Role.CAPTAIN))
+    )
+
+
+# Levels ---------------------------------------------------------------------------------
+
+
+def test_bot_hard_fills_a_seat_with_a_hard_computer_named_by_its_level(alice):
+    match = new_match(alice)
+    assert handle(alice, "bot hard", "terminal") == f"Hard 1, a computer player (hard), joined #{match.code}."
+    assert handle(alice, "bot easy", "terminal") == f"Easy 1, a computer player (easy), joined #{match.code}."
+    levels = dict(match.seats.filter(player__is_computer=True).values_list("player__display_name", "player__strength"))
+    assert levels == {"Hard 1": Strength.HARD, "Easy 1": Strength.EASY}
+    assert refresh(match).status == Match.Status.RUNNING
+
+
+def test_plain_bot_seats_a_normal_computer_and_a_second_of_a_level_gets_the_next_number(alice):
+    match = new_match(alice)
+    handle(alice, "bot", "terminal")
+    handle(alice, "bot normal", "terminal")
+    names = set(match.seats.filter(player__is_computer=True).values_list("player__display_name", flat=True))
+    assert names == {"Bot 1", "Bot 2"}
+
+
+def test_a_level_that_is_none_is_refused_with_the_levels(alice):
+    new_match(alice)
+    reply = handle(alice, "bot expert", "terminal")
+    assert "bot easy, bot normal, bot hard" in reply
+
+
+def test_the_level_is_said_in_the_players_language(alice):
+    handle(alice, "lang lt", "terminal")
+    match = new_match(alice)
+    reply = handle(alice, "bot hard", "terminal")
+    assert reply.startswith("Hard 1") and f"#{match.code}" in reply and "(hard)" not in reply
+
+
+def test_a_hard_computer_plays_its_moves_from_its_own_view(alice, monkeypatch):
+    """It never sees a hidden card: every view it is given is ``bot_view``'s for the seat to move."""
+    seen = []
+    real = automation.mover_view
+
+    def spying(table):
+        view = real(table)
+        seen.append((view, table.hand))
+        return view
+
+    monkeypatch.setattr(automation, "mover_view", spying)
+    match = new_match(alice, "hard", "hard")
+    until(match, lambda m: len(seen) >= 6 or mover(m) == alice, alice)
+    for view, hand in seen:
+        assert view.cards == hand.cards_of(view.role)
+        assert set(view.cards).isdisjoint(hand.cards_of(view.role.opponent))
+
+
+def test_the_autopilot_and_a_timeout_play_normal_or_better():
+    assert automation.AUTOPILOT_STRENGTH in (Strength.NORMAL, Strength.HARD)
+    assert automation.TIMEOUT_STRENGTH in (Strength.NORMAL, Strength.HARD)
+
+
+def test_make_play_offers_the_levels():
+    from bot.management.commands.play import Command
+
+    parser = Command().create_parser("manage.py", "play")
+    assert parser.parse_args(["--level", "hard"]).level == "hard"
+    with pytest.raises(CommandError):
+        parser.parse_args(["--level", "expert"])
+
+
+# A computer sitter advises -----------------------------------------------------------------
+
+
+def test_r3_2_a_computer_sitter_suggests_on_each_of_a_persons_captain_turns(alice):
+    match = advised(until(new_match(alice, "", ""), captain_to_move(alice), alice))
+    row = hand_row(match)
+    assert row.suggestion and row.suggestion_version == match.version
+    assert parse_action(row.suggestion) in legal_actions(match)
+    suggested = Event.objects.filter(hand=row, kind=Event.Kind.SUGGESTION).last()
+    assert suggested.actor == player_in_role(match, Role.SITTER) and suggested.data["reason"] in set(Reason)
+    assert outbox_of(alice, Outbox.Kind.SUGGESTION), "the captain sees it, with accept"
+    automation.play_computer_move(match.pk)  # once for the moment
+    assert Event.objects.filter(hand=row, kind=Event.Kind.SUGGESTION).count() == 1
+
+
+def test_the_captain_accepts_the_computer_sitters_suggestion_and_it_advises_again_on_the_discard(alice):
+    match = advised(until(new_match(alice, "", ""), captain_to_move(alice), alice))
+    suggestion = hand_row(match).suggestion
+    handle(alice, "accept", "terminal")
+    moved = Event.objects.filter(match=match, kind=Event.Kind.MOVE).last()
+    assert moved.data["move"] == suggestion and moved.actor == alice
+    match = refresh(match)
+    if mover(match) == alice:  # he took a card: the discard is advised too
+        match = advised(match)
+        assert hand_row(match).suggestion_version == match.version
+
+
+def test_the_computer_sitter_answers_team_with_why(alice):
+    match = advised(until(new_match(alice, "", ""), captain_to_move(alice), alice))
+    sitter = player_in_role(match, Role.SITTER)
+    assert handle(alice, "team why?", "terminal") == f"Sent to {sitter.display_name}."
+    (answer,) = outbox_of(alice, Outbox.Kind.TEAM)
+    assert answer.text.startswith(
+        f"#{match.code} {sitter.display_name} (team): I suggested {hand_row(match).suggestion}"
+    )
+    assert " because " in answer.text
+
+
+# A computer captain reads a person's advice ----------------------------------------------------
+
+
+@pytest.fixture
+def waiting_captain(alice, settings) -> Match:
+    """Alice sits out and advises; the computer captain is to move and waits for her."""
+    settings.GIN3_ADVICE_WAIT_SECONDS = 30
+    match = new_match(alice, "", "")
+    match = until(match, sitter_advising(alice), alice)
+    return match
+
+
+def test_a_computer_captain_waits_for_its_sitters_advice(waiting_captain, alice):
+    match = refresh(waiting_captain)
+    with change():
+        table = play.load_table(match.pk)
+        assert play.waits_for_advice(table)
+    assert match.deadline > timezone.now() + timedelta(seconds=20)
+    assert match.pk not in automation.computers_to_move([match.pk]), "the terminal waits too"
+
+
+def test_a_computer_captain_plays_a_suggestion_not_clearly_worse_than_its_own(waiting_captain, alice, monkeypatch):
+    moves = [str(action) for action in legal_actions(waiting_captain)]
+    own, offered = moves[0], moves[-1]
+    worth = {own: 1.0, offered: 1.0 - advice.ADVICE_MARGIN}  # exactly at the margin: played
+    monkeypatch.setattr(advice, "appraise", fake_appraise(own, worth))
+    handle(alice, f"suggest {offered}", "terminal")
+    match = refresh(waiting_captain)
+    assert match.deadline <= timezone.now() and match.pk in automation.computers_to_move([match.pk])
+    assert automation.play_computer_move(match.pk)
+    assert Event.objects.filter(match=match, kind=Event.Kind.MOVE).last().data["move"] == offered
+    assert not outbox_of(alice, Outbox.Kind.TEAM)
+
+
+def test_a_computer_captain_declines_a_clearly_worse_suggestion_in_one_line(waiting_captain, alice, monkeypatch):
+    moves = [str(action) for action in legal_actions(waiting_captain)]
+    if len(moves) < 2:
+        pytest.skip("one legal move")
+    own, offered = moves[0], moves[-1]
+    monkeypatch.setattr(advice, "appraise", fake_appraise(own, {own: 1.0, offered: -2.5}))
+    handle(alice, f"suggest {offered}", "terminal")
+    assert automation.play_computer_move(waiting_captain.pk)
+    assert Event.objects.filter(match=waiting_captain, kind=Event.Kind.MOVE).last().data["move"] == own
+    (told,) = outbox_of(alice, Outbox.Kind.TEAM)
+    captain = player_in_role(waiting_captain, Role.CAPTAIN).display_name
+    assert told.text == (
+        f"#{waiting_captain.code} {captain} (team): Not {offered} but {own}, 3.5 points better by my count: "
+        "it throws the costliest unmatched card."
+    )
+    assert "\n" not in told.text
+
+
+def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that_hand(waiting_captain, alice):
+    match = refresh(waiting_captain)
+    hand = hand_row(match).number
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    automation.scan_clocks(among=[match.pk])
+    match = until(refresh(match), sitter_advising(alice), alice)
+    if hand_row(match).number == hand:
+        with change():
+            assert not play.waits_for_advice(play.load_table(match.pk))
+        assert match.pk in automation.computers_to_move([match.pk])
+
+
+def test_an_advising_sitter_is_waited_for_all_hand(waiting_captain, alice):
+    moves = [str(action) for action in legal_actions(waiting_captain)]
+    handle(alice, f"suggest {moves[0]}", "terminal")
+    assert automation.play_computer_move(waiting_captain.pk)
+    match = until(refresh(waiting_captain), sitter_advising(alice), alice)
+    if hand_row(match).number == hand_row(waiting_captain).number:
+        with change():
+            assert play.waits_for_advice(play.load_table(match.pk))
+
+
+def test_without_advice_a_waiting_computer_captain_moves_at_its_deadline(waiting_captain):
+    match = refresh(waiting_captain)
+    assert not automation.scan_clocks(among=[match.pk])["deadline"], "not before its wait is over"
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    automation.scan_clocks(among=[match.pk])
+    assert refresh(match).version > match.version
+
+
+# R3.2: the box learns nothing of the advice ------------------------------------------------------
+
+
+START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+
+
+def scripted(alice: Player, bob: Player, monkeypatch, advised: bool) -> tuple[list[str], str, str]:
+    """Alice captains, Bob is the box, a computer sits out. Alice plays the same moves
+    whether the computer advised her (and she asked it why, and accepted) or not.
+    Returns what Bob read, the public page and the match code."""
+    monkeypatch.setattr(timezone, "now", lambda: START)
+    monkeypatch.setattr(play, "cut_for_roles", lambda rng: REAL_CUT(random.Random(ALICE_CAPTAINS)))
+    monkeypatch.setattr(state, "shuffled_deck", lambda: random.Random(7).sample(list(DECK), 52))
+    monkeypatch.setattr(state.secrets, "token_hex", lambda size: "5a17" * 8)
+    bob.tables_explained = False
+    bob.save(update_fields=["tables_explained"])
+    first = Outbox.objects.filter(recipient=bob).count()
+    code = code_in(handle(alice, "new 5m", "terminal"))
+    handle(bob, f"join {code}", "terminal")
+    handle(alice, "bot", "terminal")
+    match = Match.objects.get(code=code)
+    assert player_in_role(match, Role.CAPTAIN) == alice and player_in_role(match, Role.BOX) == bob
+    for _turn in range(12):
+        match = refresh(match)
+        if mover(match) == bob:
+            handle(bob, f"#{code} {best_action(match)}", "terminal")
+            continue
+        move = str(best_action(match))
+        if advised:
+            monkeypatch.setattr(advice, "appraise", fake_appraise(move))
+            automation.play_computer_move(match.pk)
+            assert hand_row(match).suggestion == move
+            handle(alice, f"#{code} team why?", "terminal")
+            handle(alice, f"#{code} accept", "terminal")
+        else:
+            handle(alice, f"#{code} {move}", "terminal")
+    assert advised == Event.objects.filter(match=match, kind=Event.Kind.SUGGESTION).exists()
+    read = [message.text for message in Outbox.objects.filter(recipient=bob).order_by("pk")[first:]]
+    page = Client().get(reverse("games:match", args=[code])).content.decode()
+    return read, page, code
+
+
+def test_r3_2_the_box_reads_the_same_and_the_page_is_the_same_whether_or_not_the_team_took_advice(
+    alice, bob, monkeypatch, db
+):
+    codes = iter(["ADV1", "ADV2"])
+    monkeypatch.setattr(matches, "new_code", lambda length=4: next(codes))
+    with_advice, page_with, first = scripted(alice, bob, monkeypatch, advised=True)
+    without, page_without, second = scripted(alice, bob, monkeypatch, advised=False)
+    assert [text.replace(first, second) for text in with_advice] == without
+    assert normal(page_with.replace(first, second)) == normal(page_without)
+
+
+def normal(page: str) -> str:
+    """A page without what differs between any two requests: the form's CSRF token."""
+    return re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", page)
+
+
+# Hints ------------------------------------------------------------------------------------------
+
+
+def test_hint_against_computers_gives_the_hard_levels_move_and_why(match_vs_computers, alice):
+    match = refresh(match_vs_computers)
+    reply = handle(alice, "hint", "terminal")
+    found = re.fullmatch(rf"#{match.code} hint: (.+), because (.+)\.", reply)
+    assert found, reply
+    assert parse_action(found[1]) in legal_actions(match)
+    assert refresh(match).version == match.version, "a hint changes nothing"
+
+
+def test_r3_2_hint_is_refused_with_another_person_in_the_match(match3):
+    player = mover(match3)
+    reply = handle(player, "hint", "terminal")
+    assert reply == (
+        f"No hints in #{match3.code}: another person plays in it. Hints are for matches against computers only."
+    )
+
+
+def test_hint_when_it_is_not_his_move_says_so(alice):
+    match = until(
+        new_match(alice, "", ""), lambda m: mover(m) != alice and player_in_role(m, Role.SITTER) != alice, alice
+    )
+    assert handle(alice, "hint", "terminal") == f"Nothing to hint in #{match.code}: it is not your move."
+
+
+# The review of a finished hand ------------------------------------------------------------------
+
+
+def finished_hand(alice: Player) -> Hand:
+    """A hand over in which Alice moved (she was not the sitter)."""
+    match = new_match(alice, "", "")
+
+    def done(match: Match) -> bool:
+        return match.hands.filter(ended_at__isnull=False, events__kind="move", events__actor=alice).exists()
+
+    until(match, done, alice, 3000)
+    return Hand.objects.filter(match=match, ended_at__isnull=False, events__actor=alice).distinct().first()
+
+
+def test_the_review_marks_each_persons_move_hard_would_have_played_otherwise_and_is_stored_once(alice, monkeypatch):
+    row = finished_hand(alice)
+    monkeypatch.setattr(review, "appraise", fake_appraise("draw", {"draw": 0.0}))
+    assert review.review_hand(row.pk)
+    row.refresh_from_db()
+    stored = row.review
+    moves = list(row.events.filter(kind=Event.Kind.MOVE).order_by("seq"))
+    for mark in stored["marks"]:
+        assert moves[mark["index"]].actor == alice
+        assert mark["better"] != moves[mark["index"]].data["move"]
+    people = {index for index, event in enumerate(moves) if event.actor == alice}
+    assert {mark["index"] for mark in stored["marks"]} <= people
+    assert not review.review_hand(row.pk), "stored once"
+    row.refresh_from_db()
+    assert row.review == stored
+
+
+def test_a_running_hand_is_not_reviewed(alice):
+    match = new_match(alice, "", "")
+    assert not review.review_hand(hand_row(match).pk)
+    assert hand_row(match).review is None
+
+
+def test_the_review_keeps_to_its_time_budget(alice, settings):
+    row = finished_hand(alice)
+    settings.GIN3_REVIEW_SECONDS = 0
+    assert review.review_hand(row.pk)
+    row.refresh_from_db()
+    assert row.review["marks"] == [] and row.review["complete"] is (
+        not row.events.filter(kind=Event.Kind.MOVE, actor=alice).exists()
+    )
+
+
+def test_finishing_a_hand_publishes_its_review(alice, settings, monkeypatch, django_capture_on_commit_callbacks):
+    from celery import current_app
+
+    sent = []
+    match = new_match(alice, "", "")
+    settings.GIN3_BACKGROUND = "celery"
+    monkeypatch.setattr(current_app, "send_task", lambda name, args=(), **options: sent.append((name, args, options)))
+    for _step in range(2000):
+        match = refresh(match)
+        with django_capture_on_commit_callbacks(execute=True):
+            if mover(match) == alice:
+                handle(alice, str(best_action(match)), "terminal")
+            else:
+                automation.play_computer_move(match.pk)
+        if match.hands.filter(ended_at__isnull=False).exists():
+            break
+    ended = Hand.objects.get(match=match, ended_at__isnull=False)
+    reviews = [(args, options["queue"]) for name, args, options in sent if name == "games.tasks.review_hand"]
+    assert reviews == [((ended.pk,), "review")]
+
+
+def test_the_match_page_shows_the_review_of_a_finished_hand_only(alice, client):
+    row = finished_hand(alice)
+    index = next(i for i, e in enumerate(row.events.filter(kind="move").order_by("seq")) if e.actor == alice)
+    Hand.objects.filter(pk=row.pk).update(review={"marks": [{"index": index, "better": "discard 9s", "points": 2.5}]})
+    page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={row.number}").content.decode()
+    assert page.count("data-review>") == 1 and "+2.5 points by its evaluation" in page
+    running = hand_row(row.match)
+    Hand.objects.filter(pk=running.pk).update(review={"marks": [{"index": 0, "better": "pass", "points": 1.0}]})
+    page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={running.number}").content.decode()
+    assert page.count("data-review>") == 1, "a hand in play shows none"
+
+
+def test_help_offers_hint_only_against_computers(match_vs_computers, alice, match3):
+    said = handle(mover(match3), "help", "terminal").splitlines()
+    assert not any(line.startswith(f"#{match3.code}") and "hint" in line for line in said)
+    said = handle(alice, "help", "terminal").splitlines()
+    assert any(line.startswith(f"#{match_vs_computers.code}") and "hint: what the hard" in line for line in said)
+
+
+def test_the_computer_sitters_answer_is_in_the_team_talk_of_the_table_page_in_the_readers_language(alice):
+    from django.utils import translation
+
+    from bot.web.serialize import seat_table_json
+    from games.services.read.seat_table import seat_table
+    from games.services.read.visibility import event_text
+
+    match = advised(until(new_match(alice, "", ""), captain_to_move(alice), alice))
+    handle(alice, "team why?", "terminal")
+    lines = seat_table_json(seat_table(alice, match.code))["team"]
+    sitter = player_in_role(match, Role.SITTER).display_name
+    assert lines[0] == {"name": "Alice", "text": "why?"}
+    assert lines[1]["name"] == sitter and lines[1]["text"].startswith(f"I suggested {hand_row(match).suggestion}")
+    with translation.override("lt"):
+        said = seat_table_json(seat_table(alice, match.code))["team"][1]["text"]
+    assert said.startswith("Pasiūliau")
+    answer = Event.objects.filter(match=match, kind=Event.Kind.TEAM, actor__is_computer=True).get()
+    assert hand_row(match).suggestion not in event_text(answer), "the desk reads team talk only once it may"
