@@ -4,6 +4,7 @@ Run it from the repository root (``make bench-bots`` runs the defaults):
 
     .venv/bin/python bench/bots.py [--deals 200] [--matches 40] [--pairs hard:easy,hard:normal,normal:easy]
                                    [--budget SECONDS] [--workers 2] [--seed 1]
+                                   [--set NAME=VALUE,...] [--save FILE] [--against FILE]
 
 Two levels play each other with no sitter to speak of (only the box and the
 captain hold cards, R4.2). Each deal is played twice with the seats swapped,
@@ -25,11 +26,20 @@ cancels out of their difference. For each pair the run prints:
 
 Everything is drawn from ``--seed``, and a level's choices from seeds of its
 own, so a run repeats. The deals go to ``--workers`` processes.
+
+To weigh a change to the hard level, two runs on the same seed are compared
+deal by deal: most deals go the same way in both, so their difference is
+measured far more closely than either run's points. ``--set`` changes
+constants of ``games.engine.search`` for a run (``--set RESAMPLES=16``),
+``--save`` keeps each pair's points a deal in a JSON file, and ``--against``
+prints, for each pair, the mean difference a deal from a saved run with its
+95% interval.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing
 import os
@@ -44,7 +54,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine import DECK, Event, Options, Role, deal
+from games.engine import DECK, Event, Options, Role, deal, search
 from games.engine.bots import bot_view
 from games.engine.levels import make_strategy
 from games.engine.simulate import Rate
@@ -213,6 +223,29 @@ def print_report(report: PairReport) -> None:
     print(f"  drawn hands: {drawn:.1%}")
 
 
+def apply_settings(settings: Sequence[str]) -> None:
+    """Set constants of the search, ``NAME=VALUE``, each VALUE read as the type of
+    the constant it replaces (an empty VALUE is False for a flag)."""
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        current = getattr(search, name)
+        setattr(search, name, type(current)(value))
+
+
+def paired(report: PairReport, saved: dict[str, list[float]]) -> str:
+    """The mean difference a deal from the saved run of this pair, with its 95% interval."""
+    key = ":".join(report.names)
+    if key not in saved:
+        return f"  no saved run of {key}"
+    differences = [new - old for new, old in zip(report.deal_means, saved[key], strict=False)]
+    half = Z_95 * statistics.stdev(differences) / math.sqrt(len(differences)) if len(differences) > 1 else math.inf
+    changed = sum(difference != 0 for difference in differences)
+    return (
+        f"  against the saved run: {statistics.fmean(differences):+.2f} ± {half:.2f} points a hand (95%), "
+        f"{changed} of {len(differences)} deals changed"
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--deals", type=int, default=200, help="duplicate deals a pair (default 200)")
@@ -221,12 +254,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=float, default=None, help="seconds a move for hard (default: its own)")
     parser.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--set", default="", help="NAME=VALUE,... constants of games.engine.search for this run")
+    parser.add_argument("--save", type=Path, help="write each pair's points a deal to this JSON file")
+    parser.add_argument("--against", type=Path, help="compare deal by deal with a file written by --save")
     args = parser.parse_args(argv)
     pairs = [tuple(pair.split(":")) for pair in args.pairs.split(",")]
-    print(f"load average {os.getloadavg()[0]:.2f}; {args.workers} workers; seed {args.seed}")
-    with multiprocessing.Pool(args.workers) as pool:
+    settings = [setting for setting in args.set.split(",") if setting]
+    apply_settings(settings)
+    saved = json.loads(args.against.read_text()) if args.against else None
+    print(f"load average {os.getloadavg()[0]:.2f}; {args.workers} workers; seed {args.seed}; set {settings}")
+    results = {}
+    with multiprocessing.Pool(args.workers, initializer=apply_settings, initargs=(settings,)) as pool:
         for names in pairs:
-            print_report(run_pair(names, args.deals, args.matches, args.seed, args.budget, pool))
+            report = run_pair(names, args.deals, args.matches, args.seed, args.budget, pool)
+            print_report(report)
+            if saved is not None:
+                print(paired(report, saved))
+            results[":".join(names)] = report.deal_means
+    if args.save:
+        args.save.write_text(json.dumps(results))
     print(f"\nload average {os.getloadavg()[0]:.2f}")
     return 0
 
