@@ -11,10 +11,10 @@ Bots play the box or the captain. A bot sitter advises the captain with the
 captain's own view, since the sitter sees everything the captain sees (R3.2):
 ``strategy.choose(bot_view(hand, Role.CAPTAIN, log))`` is his suggestion.
 
-Players choose among three levels: ``easy`` (``SimpleBot``), ``normal``
-(``StrongBot``) and ``hard`` (``search.HardBot``, which searches over the
-cards it cannot see). ``simple`` and ``strong`` are older names of the first
-two. ``advice.appraise`` says what a level would play, what each move is
+Players choose among three levels (``levels.make_strategy``): ``easy``
+(``SimpleBot``), ``normal`` (``StrongBot``) and ``hard`` (``search.HardBot``,
+which searches over the cards it cannot see). ``simple`` and ``strong`` are
+older names of the first two. ``advice.appraise`` says what a level would play, what each move is
 worth and why.
 
 Every strategy is deterministic given its ``random.Random``, which is its
@@ -23,7 +23,7 @@ only source of chance, so a simulation can be replayed from its seed.
 >>> import random
 >>> from games.engine import DECK, deal
 >>> hand = deal(random.Random(3).sample(DECK, 52))
->>> bot = make_strategy("simple", random.Random(0))
+>>> bot = SimpleBot(random.Random(0))
 >>> bot.choose(bot_view(hand, hand.to_move)) in hand.legal_actions()
 True
 """

@@ -68,7 +68,7 @@ def _result_buttons(content: ResultView) -> Buttons:
 
 @offer_buttons.register
 def _computer_offer_buttons(content: ComputerOffer) -> Buttons:
-    return [[_add_computer(content.code)]]
+    return [[_add_computer(content.code)], _levels(content.code)]
 
 
 @offer_buttons.register
@@ -104,6 +104,11 @@ def _add_computer(code: str) -> dict[str, str]:
     return {"text": _("Add a computer player"), "data": f"#{code} bot"}
 
 
+def _levels(code: str) -> list[dict[str, str]]:
+    """A computer player of each level, in the reader's words (``bot hard``)."""
+    return [{"text": capfirst(str(word)), "data": f"#{code} bot {level}"} for level, word in LEVEL_WORDS.items()]
+
+
 def _play_again(code: str) -> dict[str, str]:
     return {"text": _("Play again"), "data": f"#{code} again"}
 
@@ -129,9 +134,6 @@ def button_words(content: Content) -> str:
 @button_words.register
 def _confirm_resign_words(content: ConfirmResign) -> str:
     return _("Resigning ends #%(code)s for all three, and you lose it. Are you sure?") % {"code": content.code}
-    code = content.code
-    levels = [{"text": capfirst(str(word)), "data": f"#{code} bot {level}"} for level, word in LEVEL_WORDS.items()]
-    return [[{"text": _("Add a computer player"), "data": f"#{code} bot"}], levels]
 
 
 @offer_buttons.register
