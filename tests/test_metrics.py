@@ -18,7 +18,8 @@ from django.utils import timezone
 from prometheus_client.parser import text_string_to_metric_families
 
 from games.contract.base import Worded
-from games.models import Heartbeat, Match, Outbox
+from games.contract.tables import Automatic
+from games.models import Event, Heartbeat, Match, Outbox
 from games.services import handle
 from games.services.plumbing import delivery
 from games.services.plumbing.backends import RetryLater, Unreachable
@@ -92,10 +93,17 @@ def test_a_computer_move_is_counted_and_timed(match_vs_computers, django_capture
     counted = sample("gin3_moves_total", by="computer")
     while not mover(match).is_computer:  # a draw leaves the turn to its discard
         handle(mover(match), str(safe_action(match)), "terminal")
+    made = computer_moves(match)
     with django_capture_on_commit_callbacks(execute=True):
         assert automation.play_computer_move(match.pk)
-    assert sample("gin3_computer_move_seconds_count") == timed + 1
-    assert sample("gin3_moves_total", by="computer") == counted + 1
+    moves = computer_moves(match) - made  # its commit may hand the turn to the next computer, which moves too
+    assert moves >= 1
+    assert sample("gin3_computer_move_seconds_count") == timed + moves
+    assert sample("gin3_moves_total", by="computer") == counted + moves
+
+
+def computer_moves(match: Match) -> int:
+    return Event.objects.filter(match=match, kind=Event.Kind.MOVE, data__automatic=Automatic.COMPUTER).count()
 
 
 def test_how_late_a_deadline_was_acted_on_is_observed(match3):
