@@ -48,9 +48,20 @@ hypothesis_settings.register_profile("gin3", deadline=None, suppress_health_chec
 hypothesis_settings.load_profile("gin3")
 
 
+DATABASE_FIXTURES = frozenset({"db", "transactional_db", "django_db_reset_sequences", "django_db_serialized_rollback"})
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The tests marked slow first: run in parallel (pytest-xdist hands tests out in
-    this order), a long test left for the end would keep one worker busy alone."""
+    this order), a long test left for the end would keep one worker busy alone.
+
+    A test that never opens the database is marked ``any_database``: what it
+    checks cannot depend on which database runs under it (``.ci/run`` runs it on
+    SQLite only)."""
+    for item in items:
+        uses_database = item.get_closest_marker("django_db") or DATABASE_FIXTURES & set(item.fixturenames)
+        if not uses_database:
+            item.add_marker(pytest.mark.any_database)
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

@@ -27,6 +27,7 @@ def matches_created_by(player: Player) -> int:
     return Match.objects.filter(created_by=player).count()
 
 
+@pytest.mark.any_database
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_a_ban_reaches_a_terminal_session_that_is_already_open():

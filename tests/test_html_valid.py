@@ -29,7 +29,7 @@ from .conftest import code_in
 from .pages_support import finished_match, running_match, step
 from .test_services_play import knock_with_layoffs
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.any_database]
 
 
 @pytest.fixture(autouse=True)

@@ -53,6 +53,7 @@ def people(tg, monkeypatch):
     bot.stop()
 
 
+@pytest.mark.any_database
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_on_telegram_strangers_find_a_match_by_buttons_take_time_off_report_and_play_again(tg, people):

@@ -260,6 +260,7 @@ def test_after_a_match_the_session_waits_for_again_and_plays_it_again():
     assert session.status == 0
 
 
+@pytest.mark.any_database
 @pytest.mark.slow
 def test_the_end_of_a_match_played_to_its_target_says_again_once():
     """Its final result offers to play it again; the terminal's own line after it did too."""

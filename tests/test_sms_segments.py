@@ -37,6 +37,8 @@ from games.text.style import SMS_KNOCKS, deadline_text
 from tests.conftest import code_in, refresh
 from tests.fakes.twilio_api import num_segments
 
+pytestmark = pytest.mark.any_database
+
 CARD = re.compile(r"(?<![\w#])(?:[2-9TJQKA][shdc])(?!\w)")
 
 

@@ -106,6 +106,7 @@ def assert_nothing_said_twice(tg: FakeTelegram) -> None:
         assert not repeats, f"chat {chat} got twice in a row: {repeats[0]!r}"
 
 
+@pytest.mark.any_database
 @pytest.mark.slow
 @pytest.mark.django_db(transaction=True)
 def test_three_players_play_a_match_to_the_target_by_text_and_buttons(tg, people, monkeypatch):

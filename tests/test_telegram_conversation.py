@@ -21,6 +21,8 @@ from tests.fakes.telegram_api import FakeTelegram
 from tests.telegram_harness import Players, PollingBot, choose, fake_telegram, fixed_deals, table_of
 from tests.test_telegram import start_match, typed
 
+pytestmark = pytest.mark.any_database
+
 MOVE_BUTTON = re.compile(r"^#[A-Z0-9]{4,8}@\d+ ")  # a button played on one version of a table
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage", "answerCallbackQuery")
 MAX_CALLS_A_MOVE = 3.0  # its floor, counted in the test's docstring, is about 2.9 for this match

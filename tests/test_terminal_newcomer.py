@@ -22,7 +22,7 @@ from games.models import Match
 from tests.conftest import best_action, engine_hand, mover, refresh
 from tests.terminal_harness import assert_clean, play
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.any_database]
 
 NAME = "newbie"
 

@@ -24,7 +24,7 @@ from tests.terminal_harness import ENGLISH, ROOT, process
 from tests.test_play_command import terminal
 from tests.workers import database_url, wait_until
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.any_database]
 
 
 class Output:

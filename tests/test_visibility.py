@@ -153,6 +153,7 @@ def human(request):
     return request.getfixturevalue(f"{request.param}_user"), request.param
 
 
+@pytest.mark.any_database
 def test_no_message_of_a_whole_match_shows_a_card_hidden_from_its_recipient(human):
     player, channel = human
     match = Match.objects.get(code=code_in(handle(player, "new 5m to 50", channel)))

@@ -19,6 +19,8 @@ from games.services.write.players import telegram_player
 from tests.fakes.telegram_api import FakeTelegram, _ApiError, _check_web_apps
 from tests.telegram_harness import Players, PollingBot, deliver_all, fake_telegram
 
+pytestmark = pytest.mark.any_database
+
 SITE = "https://gin3.example"
 
 

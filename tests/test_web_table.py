@@ -312,6 +312,7 @@ def test_his_deadlines_are_then_told_in_the_devices_zone(match3, seats):
 # No hidden card, for any seat, at any step of a whole match ---------------------------------------
 
 
+@pytest.mark.any_database
 @pytest.mark.slow
 def test_no_seat_is_shown_a_hidden_card_at_any_step_of_a_whole_match(alice, bob, carol, monkeypatch):
     """The property over a whole match: after every move, each seat's JSON and page name
