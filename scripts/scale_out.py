@@ -397,6 +397,9 @@ def main() -> None:
         # The humans here are this script, which moves as fast as the server answers:
         # far past a person's pace, which the limit on commands per minute is for.
         "GIN3_COMMANDS_PER_MINUTE": "100000",
+        # A computer captain waits for a person sitter's advice before its first move of
+        # a hand; the script's humans never advise, so a person's 30 s would only idle.
+        "GIN3_ADVICE_WAIT_SECONDS": "2",
     }
     os.environ.update(base_env)
     import django
