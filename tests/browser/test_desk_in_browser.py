@@ -20,7 +20,7 @@ from games.services.write.players import terminal_player
 
 from ..pages_support import running_match, step
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.any_database]
 
 
 @pytest.fixture

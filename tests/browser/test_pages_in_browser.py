@@ -19,7 +19,7 @@ from games.services.write.players import terminal_player
 
 from ..pages_support import cards_on, finished_match, running_match, secret_cards, step
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.any_database]
 WIDTHS = (1280, 360)
 
 

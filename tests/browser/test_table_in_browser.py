@@ -29,7 +29,7 @@ from ..conftest import best_action, mover, player_in_role, refresh, rig, snapsho
 from ..web_support import BOT_TOKEN, cards_in_json, hidden_from, init_data, mini_app_path, sign_in_path
 from .conftest import SCREENSHOTS, Page
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.any_database]
 
 TELEGRAM_SCRIPT = "https://telegram.org/js/telegram-web-app.js"
 FAKE_SCRIPT = (Path(__file__).parent.parent / "fakes" / "telegram-web-app.js").read_text()
