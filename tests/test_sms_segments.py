@@ -28,7 +28,7 @@ from games.models import Match, Outbox, Player, Seat
 from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.read.visibility import table_view
+from games.services.read.tables import table_view
 from games.services.write import automation, linking, play
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render

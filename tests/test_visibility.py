@@ -23,7 +23,7 @@ from games.models import Hand as HandRow
 from games.models import Match, Outbox, Player, Seat
 from games.services import handle
 from games.services.plumbing import state
-from games.services.read.visibility import table_view
+from games.services.read.tables import table_view
 from games.services.write import automation
 from games.text.render import render
 from tests.conftest import best_action, code_in, hand_row, mover, refresh

@@ -12,7 +12,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.admin import forms
-from games.services.read.visibility import event_text, is_revealed, role_names
+from games.services.read.tables import role_names
+from games.services.read.visibility import event_text, is_revealed
 
 from ..models import Event, Hand, Match, Seat
 from .base import ModeratedAdmin, ReadOnlyInline, moment

@@ -143,7 +143,7 @@ def tell_team(
     table: Table, speaker: Player, partner: Player, notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined
 ):
     """A computer partner's line of team talk: to its partner only, and in the hand's
-    team talk, which his table's page shows in his language (``visibility.team_talk``)."""
+    team talk, which his table's page shows in his language (``tables.team_talk``)."""
     outbox.send(partner, Outbox.Kind.TEAM, notice, table.match)
     fields = {key: value for key, value in asdict(notice).items() if key not in ("code", "name")}
     state.append_event(table.match, LogEvent.Kind.TEAM, table.hand_row, speaker, advice=type(notice).__name__, **fields)

@@ -27,7 +27,7 @@ from games.models import Hand as HandRow
 from games.services.errors import ServiceError, StaleError
 from games.services.plumbing import clocks, outbox, state
 from games.services.plumbing.change import current
-from games.services.read.visibility import result_view, table_view
+from games.services.read.tables import result_view, table_view
 from games.services.write import groups, records
 
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
