@@ -6,7 +6,7 @@ from games.contract import matches as m
 from games.contract.groups import OnlyInAGroup
 from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView, is_hand_kind
 from games.services.plumbing import state
-from games.services.read.visibility import away_until, match_line
+from games.services.read.match_lines import away_until, match_line
 from games.services.write import play
 from games.text.protocol import Command
 
