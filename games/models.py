@@ -761,7 +761,7 @@ class TimeOff(models.Model):
 
 class Report(models.Model):
     """A player's word to the moderators about a match (``report TEXT``). A match with
-    a report has its team chat open to the moderation desk (``visibility.event_text``)."""
+    a report has its team chat open to the moderation desk (``desk.event_text``)."""
 
     match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="reports")
     reporter = models.ForeignKey(

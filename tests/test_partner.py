@@ -451,8 +451,8 @@ def test_the_computer_sitters_answer_is_in_the_team_talk_of_the_table_page_in_th
     from django.utils import translation
 
     from bot.web.serialize import seat_table_json
+    from games.services.read.desk import event_text
     from games.services.read.seat_table import seat_table
-    from games.services.read.visibility import event_text
 
     match = advised(until(new_match(alice, "", ""), captain_to_move(alice), alice))
     handle(alice, "team why?", "terminal")

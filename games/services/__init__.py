@@ -6,7 +6,8 @@
 - ``matches``: create, join, add a computer player, leave, resign.
 - ``automation``: computer moves, reminders and deadlines.
 - ``moderation``: the admin's actions.
-- ``visibility``: what each player may see, decided here and nowhere else.
+- ``read``: what each reader may see, decided there and nowhere else: a seat (``tables``),
+  a player's list (``match_lines``), anyone (``public``), the moderators (``desk``).
 """
 
 from .commands import Answer, answer, handle, press

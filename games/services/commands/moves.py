@@ -75,9 +75,7 @@ def team(player: Player, command: Command) -> Reply:
     if _said_this_turn(match, hand_row, player) >= MAX_TEAM_MESSAGES:
         raise ServiceError(m.TooManyTeamMessages(MAX_TEAM_MESSAGES))
     message = command.text
-    state.append_event(
-        match, Event.Kind.TEAM, hand_row, player, text=message
-    )  # the desk reads it: visibility.event_text
+    state.append_event(match, Event.Kind.TEAM, hand_row, player, text=message)  # the desk reads it: desk.event_text
     outbox.send(partner, Outbox.Kind.TEAM, m.TeamMessage(match.code, player.display_name, message), match)
     if partner.is_computer and role is Role.CAPTAIN:
         advice.answer_why(play.load_table(match.pk), player)

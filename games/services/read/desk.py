@@ -1,10 +1,10 @@
-"""What each player may see: the one place that decides it (R3.2, R4.4, docs/protocol.md).
+"""What the moderators' desk may read of the events and messages that can hold a secret.
 
-Every message and page is built from these views, never from a hand directly.
-A view holds only what its viewer may know: his own cards (the sitter also
-sees the captain's), the top of the pile, the size of the stock and what the
-rules make public. Nobody's view holds the stock or another hand before the
-hand ends; then everything is public, the deck included.
+A sitter's suggestion names a card of the captain's hand, team talk may name the
+cards of a hand in play, and a message may show its reader's cards: each is
+hidden from the desk while it could still give a hand away, except team talk
+that a player has reported (``report TEXT``). A hand's deck and salt are shown
+by ``public.is_revealed``.
 """
 
 from __future__ import annotations
