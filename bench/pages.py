@@ -276,7 +276,7 @@ def play_real_matches() -> None:
     from games.models import Match
     from games.services import handle
     from games.services.write import automation
-    from games.services.write.play import load_table
+    from games.services.write.locked_table import load_table
     from games.services.write.players import terminal_player
 
     say("playing two real matches")

@@ -17,7 +17,7 @@ from games.models import Hand, Match
 from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import automation, locked_table
 
 
 def match_record(match: Match) -> dict:
@@ -33,7 +33,7 @@ def match_record(match: Match) -> dict:
     views = []
     if match.status == Match.Status.RUNNING:
         with change():
-            table = play.load_table(match.pk)
+            table = locked_table.load_table(match.pk)
             views = [repr(table.view(seat.position)) for seat in match.seats.order_by("position")]
     page = Client(HTTP_HOST="localhost").get(f"/m/{match.code}/")
     return {
@@ -56,7 +56,7 @@ def play_on(match: Match) -> dict:
         how = "computer"
     else:
         with change():
-            move = str(automation.safe_move(play.load_table(match.pk).hand))
+            move = str(automation.safe_move(locked_table.load_table(match.pk).hand))
         handle(seat.player, f"#{match.code} {move}", "terminal")
         moved, how = True, move
     after = Match.objects.get(pk=match.pk)

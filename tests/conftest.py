@@ -24,7 +24,7 @@ from games.models import Event, Hand, Match, Outbox, Player
 from games.services import handle
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
-from games.services.write import advice, automation, play
+from games.services.write import advice, automation, locked_table
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from tests.workers import REDIS_DB, with_redis_db
 
@@ -198,7 +198,7 @@ def mover(match: Match) -> Player:
 def engine_hand(match: Match):
     """The engine's hand now, as the services load it."""
     with change():
-        return play.load_table(match.pk).hand
+        return locked_table.load_table(match.pk).hand
 
 
 def events_of(match: Match, kind: str | None = None) -> list[Event]:
@@ -243,14 +243,14 @@ def rig(match: Match, captain: str, box: str, upcard: str, stock: str = "") -> H
 
 def legal_actions(match: Match) -> list[Action]:
     with change():
-        return play.load_table(match.pk).hand.legal_actions()
+        return locked_table.load_table(match.pk).hand.legal_actions()
 
 
 def best_action(match: Match) -> Action:
     """The move for whoever is to move: knock when he may (the lowest count),
     otherwise what the engine's strong computer player would do."""
     with change():
-        table = play.load_table(match.pk)
+        table = locked_table.load_table(match.pk)
         hand = table.hand
         knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
         if knocks:

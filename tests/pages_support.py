@@ -14,7 +14,7 @@ from games.services import handle
 from games.services.plumbing.change import change
 from games.services.plumbing.state import commitment_of
 from games.services.write import automation, records
-from games.services.write.play import load_table
+from games.services.write.locked_table import load_table
 
 ASCII_CARD = re.compile(r"(?<![\w-])(?:10|[A2-9TJQK])[shdc](?![\w])")
 SYMBOL_CARD = re.compile(r"(10|[A2-9JQK])(?:<span class=\"suit\">)?([♠♥♦♣])")

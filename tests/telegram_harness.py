@@ -25,7 +25,7 @@ from games.models import Match, Outbox, Player
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
 from games.services.plumbing.delivery import deliver
-from games.services.write import play
+from games.services.write import locked_table, play
 from games.text import links
 from tests.fakes.telegram_api import FakeTelegram, FakeUser, SentMessage
 
@@ -185,7 +185,7 @@ def table_of(tg: FakeTelegram, user: FakeUser) -> SentMessage:
 
 def current_hand(match: Match) -> Hand:
     with change():
-        return play.load_table(match.pk).hand
+        return locked_table.load_table(match.pk).hand
 
 
 def choose(match: Match, buttons: list[str]) -> str:

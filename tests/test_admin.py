@@ -24,7 +24,7 @@ from games.services import ServiceError, handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
 from games.services.write import automation, moderation
-from games.services.write.play import load_table
+from games.services.write.locked_table import load_table
 from games.services.write.players import telegram_player, terminal_player
 from tests.conftest import engine_hand, refresh
 

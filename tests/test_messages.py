@@ -19,7 +19,7 @@ from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing import delivery
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import automation, locked_table
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
 from games.text.style import deadline_text, duration_text
@@ -294,7 +294,7 @@ class RecordingBackend:
 
 def test_a_paused_table_says_so_instead_of_your_move(match3):
     with change():
-        table = play.load_table(match3.pk)
+        table = locked_table.load_table(match3.pk)
         view = replace(table.view(table.mover), paused=True)
     for channel in ("sms", "telegram", "terminal"):
         text = render(view, channel).text

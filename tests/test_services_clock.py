@@ -22,7 +22,7 @@ from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import automation, locked_table
 from tests.conftest import (
     code_in,
     events_of,
@@ -97,7 +97,7 @@ def test_r3_2_a_timed_out_turn_is_played_whole_as_a_computer_player_would_knocki
 
 def test_a_timed_out_turn_plays_the_computer_players_move_for_his_seat(match3):
     with change():
-        table = play.load_table(match3.pk)
+        table = locked_table.load_table(match3.pk)
         wanted = automation.computer_choice(table, automation.TIMEOUT_STRENGTH)
     assert time_out(match3)
     assert moves(match3)[0] == (str(wanted), "timeout")

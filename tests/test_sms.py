@@ -30,7 +30,7 @@ from games.services.plumbing import state
 from games.services.plumbing.backends import Rejected, RetryLater, Unreachable
 from games.services.plumbing.change import change
 from games.services.plumbing.delivery import deliver
-from games.services.write import automation, linking, play
+from games.services.write import automation, linking, locked_table, play
 from games.services.write.players import telegram_player
 from games.text.protocol import ProtocolError, parse
 from games.text.sms import is_gsm7, segments
@@ -520,7 +520,7 @@ def test_delivery_to_a_number_twilio_says_opted_out_marks_the_player(twilio, web
 def choose(match: Match) -> str:
     """A sensible legal move for whoever is to move: the lowest knock, else a safe move."""
     with change():
-        hand = play.load_table(match.pk).hand
+        hand = locked_table.load_table(match.pk).hand
         knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
         if knocks:
             return str(min(knocks, key=lambda knock: hand.count_after_discard(knock.card)))
@@ -546,7 +546,7 @@ def test_a_whole_match_with_one_player_by_sms_one_on_telegram_and_a_computer(twi
         if match.status != Match.Status.RUNNING:
             break
         with change():
-            table = play.load_table(match.pk)
+            table = locked_table.load_table(match.pk)
         mover = table.seat(table.mover).player
         sitter = table.seat(table.position_of_role(Role.SITTER)).player
         captain_to_move = table.hand.to_move is Role.CAPTAIN

@@ -29,7 +29,7 @@ from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
 from games.services.read.tables import table_view
-from games.services.write import automation, linking, play
+from games.services.write import automation, linking, locked_table, play
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
@@ -293,7 +293,7 @@ def catalogue(language: str) -> dict[str, list[str]]:
         match = Match.objects.get(code=code)
         while refresh(match).status == Match.Status.RUNNING:
             with change():
-                table = play.load_table(match.pk)
+                table = locked_table.load_table(match.pk)
             mover = table.seat(table.mover).player
             sitter = table.seat(table.position_of_role(Role.SITTER)).player
             if mover == sam and "reminder" not in done:

@@ -24,7 +24,7 @@ from games.models import Event, Match, Outbox, Seat
 from games.services import handle
 from games.services.plumbing import clocks
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import automation, locked_table, play
 from games.services.write.players import telegram_player
 from tests.conftest import code_in, mover, play_move, player_in_role, refresh, run_computers, snapshot
 from tests.workers import BROKERS, RESULT, running_worker, wait_until
@@ -101,7 +101,7 @@ def test_a_move_made_just_before_the_deadline_wins_over_the_scan(worker, match, 
     or waits for it (SQLite: one writer); either way her turn stands and no timeout follows."""
     match = expire(match)
     with change():
-        table = play.load_table(match.pk)
+        table = locked_table.load_table(match.pk)
         result = tasks.scan_clocks.delay()
         play.apply_move(table, table.mover, automation.safe_move(table.hand), alice)
         if table.hand.phase is Phase.DISCARD:  # she drew: her turn ends with her discard

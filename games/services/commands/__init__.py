@@ -28,6 +28,7 @@ from games.services.plumbing import outbox, state
 from games.services.plumbing.change import change
 from games.services.plumbing.ratelimit import Rule, shared_limiter
 from games.services.write import linking, moderation, play, signin
+from games.services.write.locked_table import load_table
 from games.text.protocol import Command, ProtocolError, parse
 from games.text.render import said
 
@@ -241,5 +242,5 @@ def _with_table(player: Player, code: str, note: Notice) -> Reply:
     match = Match.objects.filter(code=code, status=Match.Status.RUNNING, seats__player=player).first()
     if match is None:
         return note
-    table = play.load_table(match.pk)
+    table = load_table(match.pk)
     return replace(table.view(table.position_of(player)), note=note)

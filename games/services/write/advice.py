@@ -26,7 +26,8 @@ from games.models import Outbox, Player, Strength
 from games.services.errors import ServiceError
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
-from games.services.write.play import Table, computer_advises, table_key
+from games.services.write.locked_table import Table
+from games.services.write.play import computer_advises, table_key
 
 # A computer captain plays its sitter's suggestion unless, by its own evaluation, the
 # suggestion is worth more than this many points less than its own choice (a hand's

@@ -33,7 +33,8 @@ from games.services.plumbing import clocks, delivery, outbox
 from games.services.plumbing.change import change
 from games.services.write import advice, matchmaking, presence, rematch
 from games.services.write.advice import mover_view, waiting_suggestion
-from games.services.write.play import Table, apply_move, load_table
+from games.services.write.locked_table import Table, load_table
+from games.services.write.play import apply_move
 
 log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AUTOPILOT = 3

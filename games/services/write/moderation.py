@@ -20,6 +20,7 @@ from games.services.errors import ServiceError
 from games.services.plumbing import clocks, outbox, state
 from games.services.plumbing.change import change
 from games.services.write import play, players, presence
+from games.services.write.locked_table import load_table
 
 UNFINISHED = (Match.Status.LOBBY, Match.Status.RUNNING)
 RUNNING = (Match.Status.RUNNING,)
@@ -166,7 +167,7 @@ def _computer_takes_seat_of(player: Player, match: Match) -> None:
     """His seat's autopilot; the others hear that a computer plays for him, and not why."""
     notice = m.Suspended(player.display_name, match.code)
     if match.status == Match.Status.RUNNING:
-        table = play.load_table(match.pk)
+        table = load_table(match.pk)
         presence.hand_over(table, table.position_of(player), Outbox.Kind.AUTOPILOT, notice, tell_him=False)
         return
     seat = match.seats.get(player=player)  # a match not started: it will not wait on his clock

@@ -10,81 +10,26 @@ in ``apply_move``.
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
 from games import metrics
-from games.contract.matches import CutForRoles, CutRound, NotRunning
-from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn, StaleMoment
+from games.contract.matches import CutForRoles, CutRound
+from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn
 from games.contract.tables import Automatic, MoveView, ResultView
-from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
+from games.engine import Action, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase, Take
-from games.models import Event, Match, Outbox, Player, Seat
-from games.models import Hand as HandRow
-from games.services.errors import ServiceError, StaleError
+from games.models import Event, Match, Outbox, Player
+from games.services.errors import ServiceError
 from games.services.plumbing import clocks, outbox, state
 from games.services.plumbing.change import current
-from games.services.read.tables import result_view, table_view
+from games.services.read.tables import result_view
 from games.services.write import groups, records
+from games.services.write.locked_table import Table, begin_change
 
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
-
-
-@dataclass
-class Table:
-    """A locked match with everything a move needs, loaded once."""
-
-    match: Match
-    seats: list[Seat]
-    hand_row: HandRow
-    hand: Hand
-    moves: list[dict] = field(default_factory=list)  # the hand's logged moves, as the log has them
-
-    def seat(self, position: int) -> Seat:
-        return self.seats[position]
-
-    def position_of(self, player: Player) -> int:
-        """The seat of ``player``, who sits at this table."""
-        for seat in self.seats:
-            if seat.player_id == player.pk:
-                return seat.position
-        raise LookupError(f"{player} has no seat in match {self.match.code}")
-
-    def role_of(self, position: int) -> Role:
-        return self.hand_row.roles.role_of(position)
-
-    def position_of_role(self, role: Role) -> int:
-        return self.hand_row.roles.seat_of(role)
-
-    @property
-    def mover(self) -> int:
-        return self.position_of_role(self.hand.to_move)
-
-    def name(self, position: int) -> str:
-        return self.seats[position].player.display_name
-
-    def computer_plays(self, position: int) -> bool:
-        seat = self.seat(position)
-        return seat.player.is_computer or seat.autopilot
-
-    def view(self, position: int, last_moves: tuple[MoveView, ...] = ()):
-        """The table as the player in ``position`` may see it now."""
-        return table_view(self.match, self.seats, self.hand_row, self.hand, position, last_moves)
-
-
-def load_table(match_id: int, version: int | None = None) -> Table:
-    """Lock and load a running match; refuse a stale version."""
-    match, seats = state.lock_table(match_id)
-    if match.status != Match.Status.RUNNING:
-        raise ServiceError(NotRunning(match.code))
-    if version is not None and version != match.version:
-        raise StaleError(StaleMoment(match.code), match.code)
-    hand_row = state.hand_in_play(match)
-    moves = state.moves_of(hand_row)
-    return Table(match, seats, hand_row, state.load_hand(match, hand_row, moves), moves)
 
 
 # Starting ------------------------------------------------------------------
@@ -96,7 +41,7 @@ def start(match: Match) -> None:
     roles, rounds = cut_for_roles(secrets.SystemRandom())
     names = {seat.position: seat.player.display_name for seat in seats}
     draws = [{str(position): str(card) for position, card in cut.draws.items()} for cut in rounds]
-    _begin_change(match)
+    begin_change(match)
     state.append_event(match, Event.Kind.CUT, rounds=draws, box=roles.box, captain=roles.captain, sitter=roles.sitter)
     match.status = Match.Status.RUNNING
     match.started_at = timezone.now()
@@ -140,7 +85,7 @@ def apply_move(
         after, _events = before.apply(action)
     except IllegalAction as error:
         raise ServiceError(IllegalMove(error.code, dict(error.params), error.message)) from None
-    _begin_change(table.match)
+    begin_change(table.match)
     data = {"move": str(action), "seat": position, "role": before.to_move.value}
     if automatic:
         data["automatic"] = automatic
@@ -238,13 +183,6 @@ def waits_for_advice(table: Table) -> bool:
     return first or table.hand_row.events.filter(kind=Event.Kind.SUGGESTION).exists()
 
 
-def _begin_change(match: Match) -> None:
-    """Every change gets a new version, which old buttons and late tasks are
-    checked against; it is taken first so that the messages the change writes
-    carry it on their buttons."""
-    match.version += 1
-
-
 def set_autopilot(table: Table, position: int, on: bool) -> None:
     """A computer plays the seat from now on (``on``), or its player again: a new
     version (old buttons and pending computer moves are void), and if the seat is
@@ -253,7 +191,7 @@ def set_autopilot(table: Table, position: int, on: bool) -> None:
     seat.autopilot = on
     seat.timeouts_in_row = seat.timeouts_in_row if on else 0
     seat.save(update_fields=["autopilot", "timeouts_in_row"])
-    _begin_change(table.match)
+    begin_change(table.match)
     if table.mover == position and not table.match.is_paused:
         _start_turn(table)
 
@@ -261,7 +199,7 @@ def set_autopilot(table: Table, position: int, on: bool) -> None:
 def save(match: Match) -> None:
     """A change made outside a move (an admin's): a new version, and the computer
     player to move, if one is, is scheduled as after any move."""
-    _begin_change(match)
+    begin_change(match)
     if match.status == Match.Status.RUNNING and not match.is_paused and match.turn_seat is not None:
         seat = match.seats.select_related("player").get(position=match.turn_seat)
         if seat.player.is_computer or seat.autopilot:

@@ -18,9 +18,10 @@ from games.models import Event, Match, Outbox, Player, Seat
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import change
 from games.services.write import play
+from games.services.write.locked_table import Table, load_table
 
 
-def hand_over(table: play.Table, position: int, kind: str, notice: Notice, tell_him: bool = True) -> None:
+def hand_over(table: Table, position: int, kind: str, notice: Notice, tell_him: bool = True) -> None:
     """A computer plays the seat from now on; everyone in the match is told ``notice``
     (a message of ``kind``: "autopilot", "unreachable"), its player too unless he is
     told otherwise (``tell_him``: a banned player hears why from the ban)."""
@@ -37,14 +38,14 @@ def gone(player: Player, kind: str, notice: Callable[[Player, Match], Notice]) -
     """Hand every running seat of ``player`` to a computer, each match told ``notice(player, match)``."""
     with change():
         for match_id in _running_matches_of(player):
-            table = play.load_table(match_id)
+            table = load_table(match_id)
             hand_over(table, table.position_of(player), kind, notice(player, table.match))
 
 
 def take_back(player: Player, seat: Seat) -> None:
     """He takes his seat back from the computer that played for him; the others are
     told, and he gets the table now (after the answer to whatever he typed)."""
-    table = play.load_table(seat.match_id)
+    table = load_table(seat.match_id)
     play.set_autopilot(table, seat.position, False)
     state.append_event(table.match, Event.Kind.RETURNED, actor=player)
     match = table.match
@@ -62,7 +63,7 @@ def back_everywhere(player: Player) -> None:
         if player.is_banned():
             return
         for match_id in _running_matches_of(player, autopilot=True):
-            table = play.load_table(match_id)
+            table = load_table(match_id)
             take_back(player, table.seat(table.position_of(player)))
 
 
