@@ -21,7 +21,7 @@ from games.models import Event, Hand, Match, Outbox, Player, Strength
 from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.write import advice, automation, locked_table, matches, play, review
+from games.services.write import advice, automation, locked_table, matches, play, review, turns
 from tests.conftest import (
     best_action,
     code_in,
@@ -209,7 +209,7 @@ def test_a_computer_captain_waits_for_its_sitters_advice(waiting_captain, alice)
     match = refresh(waiting_captain)
     with change():
         table = locked_table.load_table(match.pk)
-        assert play.waits_for_advice(table)
+        assert turns.waits_for_advice(table)
     assert match.deadline > timezone.now() + timedelta(seconds=20)
     assert match.pk not in automation.computers_to_move([match.pk]), "the terminal waits too"
 
@@ -253,7 +253,7 @@ def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that
     match = until(refresh(match), sitter_advising(alice), alice)
     if hand_row(match).number == hand:
         with change():
-            assert not play.waits_for_advice(locked_table.load_table(match.pk))
+            assert not turns.waits_for_advice(locked_table.load_table(match.pk))
         assert match.pk in automation.computers_to_move([match.pk])
 
 
@@ -264,7 +264,7 @@ def test_an_advising_sitter_is_waited_for_all_hand(waiting_captain, alice):
     match = until(refresh(waiting_captain), sitter_advising(alice), alice)
     if hand_row(match).number == hand_row(waiting_captain).number:
         with change():
-            assert play.waits_for_advice(locked_table.load_table(match.pk))
+            assert turns.waits_for_advice(locked_table.load_table(match.pk))
 
 
 def test_without_advice_a_waiting_computer_captain_moves_at_its_deadline(waiting_captain):

@@ -27,7 +27,8 @@ from games.services.errors import ServiceError
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
 from games.services.write.locked_table import Table
-from games.services.write.play import computer_advises, table_key
+from games.services.write.play import table_key
+from games.services.write.turns import computer_advises
 
 # A computer captain plays its sitter's suggestion unless, by its own evaluation, the
 # suggestion is worth more than this many points less than its own choice (a hand's

@@ -191,7 +191,7 @@ POSTPONE = timedelta(minutes=1)
 def computers_to_move(match_ids: Collection[int]) -> list[int]:
     """Which of these running, unpaused matches wait on a computer: a computer player (or
     a computer playing for an absent player) to move, unless it waits for its sitter's
-    advice (a deadline past the computer's grace: ``play.waits_for_advice``), or a
+    advice (a deadline past the computer's grace: ``turns.waits_for_advice``), or a
     computer sitter to advise the person who captains. One query, no replay."""
     computer = Seat.objects.filter(match=OuterRef("pk"), position=OuterRef("turn_seat")).filter(
         Q(autopilot=True) | Q(player__is_computer=True)

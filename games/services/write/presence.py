@@ -17,7 +17,7 @@ from games.contract.presence import PlayerReturned, YouAreBackIn
 from games.models import Event, Match, Outbox, Player, Seat
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import change
-from games.services.write import play
+from games.services.write import play, turns
 from games.services.write.locked_table import Table, load_table
 
 
@@ -28,7 +28,7 @@ def hand_over(table: Table, position: int, kind: str, notice: Notice, tell_him: 
     seat = table.seat(position)
     if seat.autopilot or seat.player.is_computer:
         return
-    play.set_autopilot(table, position, True)
+    turns.set_autopilot(table, position, True)
     for other in table.seats:
         if tell_him or other.position != position:
             outbox.send(other.player, kind, notice, table.match)
@@ -46,7 +46,7 @@ def take_back(player: Player, seat: Seat) -> None:
     """He takes his seat back from the computer that played for him; the others are
     told, and he gets the table now (after the answer to whatever he typed)."""
     table = load_table(seat.match_id)
-    play.set_autopilot(table, seat.position, False)
+    turns.set_autopilot(table, seat.position, False)
     state.append_event(table.match, Event.Kind.RETURNED, actor=player)
     match = table.match
     for other in table.seats:

@@ -29,7 +29,7 @@ from games.models import Event, Match, Outbox, Player, Seat, TimeOff
 from games.services.errors import ServiceError
 from games.services.plumbing import clocks, outbox, state
 from games.services.plumbing.change import change
-from games.services.write import play
+from games.services.write import turns
 from games.services.write.locked_table import Table, load_table
 
 SHORTEST = timedelta(hours=1)
@@ -116,7 +116,7 @@ def _restart_clocks(player: Player, before: datetime, now: datetime, kind: str, 
         seat = table.seat(position)
         seat.player.away_until = player.away_until
         if seat.autopilot:
-            play.set_autopilot(table, position, False)
+            turns.set_autopilot(table, position, False)
         elif table.mover == position and table.match.deadline is not None:
             left, reminded = clocks.time_left(table.match, before), table.match.remind_at is None
             clocks.set_turn_clock(table.match, seat, left, now, remind=not reminded)
