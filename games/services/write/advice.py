@@ -26,8 +26,8 @@ from games.models import Outbox, Player, Strength
 from games.services.errors import ServiceError
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
+from games.services.write.announcements import table_key
 from games.services.write.locked_table import Table
-from games.services.write.play import table_key
 from games.services.write.turns import computer_advises
 
 # A computer captain plays its sitter's suggestion unless, by its own evaluation, the

@@ -1,10 +1,10 @@
-"""Playing a match: the start, every move, its end, and who is told what.
+"""Playing a match: its start, every move, the end of each hand and of the match.
 
-Each public function runs inside a change (``services.change``) that locks
-the match, checks the version where one is given, applies the move through
-the engine, appends the events, updates scores and the clock, and writes the
-messages. Moves from players, computer players, timeouts and admins all end
-in ``apply_move``.
+Each public function runs inside a change (``services.change``) on a locked
+table (``locked_table``): it applies the move through the engine, appends the
+events, updates the scores, starts the next turn (``turns``) and tells each
+player what he must hear of it (``announcements``). Moves from players, computer
+players, timeouts and admins all end in ``apply_move``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from django.utils import timezone
 from games import metrics
 from games.contract.matches import CutForRoles, CutRound
 from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn
-from games.contract.tables import Automatic, MoveView, ResultView
+from games.contract.tables import Automatic, ResultView
 from games.engine import Action, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase, Take
 from games.models import Event, Match, Outbox, Player
@@ -25,11 +25,16 @@ from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
 from games.services.read.tables import result_view
 from games.services.write import groups, records
+from games.services.write.announcements import (
+    announce_turn,
+    move_view,
+    send_table,
+    tell_mover,
+    tell_sitter,
+    turn_so_far,
+)
 from games.services.write.locked_table import Table, begin_change
-from games.services.write.turns import computer_next, start_turn, waits_for_advice
-
-SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
-
+from games.services.write.turns import computer_next, start_turn
 
 # Starting ------------------------------------------------------------------
 
@@ -63,8 +68,8 @@ def _begin_hand(table: Table) -> None:
     start_turn(table)
     for seat in table.seats:
         if seat.position != table.mover and table.role_of(seat.position) is not Role.SITTER:
-            _send_table(table, seat.position, Outbox.Kind.DEAL)
-    _announce_turn(table, ())
+            send_table(table, seat.position, Outbox.Kind.DEAL)
+    announce_turn(table, ())
 
 
 # Moves ---------------------------------------------------------------------
@@ -102,78 +107,18 @@ def apply_move(
     if table.hand_row.suggestion:
         table.hand_row.suggestion = ""
         table.hand_row.save(update_fields=["suggestion"])
-    public = _move_view(table, data)
+    public = move_view(table, data)
     if after.is_over:
         return _finish_hand(table)
     if after.to_move is not before.to_move or after.phase in (Phase.UPCARD, Phase.DRAW):
         start_turn(table)
-        _tell_mover(table, position, automatic, public)
-        _announce_turn(table, _turn_so_far(table, public))
+        tell_mover(table, position, automatic, public)
+        announce_turn(table, turn_so_far(table, public))
     else:
-        _tell_mover(table, position, automatic, public)
-        _tell_sitter(table, (public,))
+        tell_mover(table, position, automatic, public)
+        tell_sitter(table, (public,))
         computer_next(table)  # the second half of the turn
     return None
-
-
-def _tell_mover(table: Table, position: int, automatic: Automatic, public: MoveView) -> None:
-    """A player's own move is answered by the reply to his command; a move made
-    for him (a timeout, his autopilot) he hears of here."""
-    if not automatic.is_own:
-        _send_table(table, position, Outbox.Kind.MOVED, (public,))
-
-
-def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
-    """What the player who just moved did in his whole turn: how he took his card, then this."""
-    if table.hand.phase is not Phase.DRAW or table.hand.turns == 0:
-        return (public,)
-    taking, _discard = _recent_moves(table, 2)
-    return (taking, public) if taking.move in ("take", "draw") else (public,)
-
-
-def _send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveView, ...] = ()) -> None:
-    """The table to one seat, unless he has no use for it: a seat a computer plays
-    for an absent player (he gets the results, and the table when he is back), or
-    a sitter who asked for no advice tables. A move made for him (``moved``) is news
-    that a newer table must not replace while it waits: he would never learn what
-    was played in his name."""
-    seat = table.seat(position)
-    if seat.autopilot or (kind == Outbox.Kind.ADVISE and not seat.player.advises):
-        return
-    replaces = "" if kind == Outbox.Kind.MOVED else table_key(table.match.code)
-    outbox.send(seat.player, kind, table.view(position, last_moves), table.match, replaces=replaces)
-
-
-def table_key(code: str) -> str:
-    """What a newer table of match ``code`` replaces: edited in place on Telegram, skipped when queued."""
-    return f"table:{code}"
-
-
-def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
-    """The player to move is told once, with his cards and his options. The
-    sitter follows his captain's hand: at each of the captain's turns he sees
-    the moves since the last one, the captain's own discard included."""
-    _send_table(table, table.mover, Outbox.Kind.TURN, last_moves)
-    if table.hand.to_move is Role.CAPTAIN:
-        _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, _recent_moves(table, SINCE_CAPTAIN))
-    groups.tell_table(table.match, table.seats, table.hand_row, table.hand, last_moves)
-
-
-def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
-    """Within the captain's turn (he took a card), the sitter sees it, to advise
-    on the discard; a computer captain waits for it only when it waits for advice."""
-    if table.hand.to_move is Role.CAPTAIN and (not table.computer_plays(table.mover) or waits_for_advice(table)):
-        _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, last_moves)
-
-
-def _recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
-    """The hand's last ``count`` moves, oldest first, as everyone saw them."""
-    return tuple(_move_view(table, data) for data in table.moves[-count:])
-
-
-def _move_view(table: Table, data: dict) -> MoveView:
-    """A logged move as everyone hears of it."""
-    return MoveView(table.name(data["seat"]), data["move"], Automatic(data.get("automatic", "")), data.get("taken", ""))
 
 
 def _finish_hand(table: Table) -> ResultView:

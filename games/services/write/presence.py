@@ -3,7 +3,7 @@
 A seat goes to a computer (``Seat.autopilot``) when its player misses three
 turns in a row, can't be reached any more (he blocked the bot, sent STOP) or
 is banned; he gets it back with any command in that match, or by START. While
-a computer plays for him he gets no tables (``play._send_table``), only the
+a computer plays for him he gets no tables (``announcements.send_table``), only the
 notices and the results; when he is back he gets the table as it is.
 """
 
@@ -17,7 +17,7 @@ from games.contract.presence import PlayerReturned, YouAreBackIn
 from games.models import Event, Match, Outbox, Player, Seat
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import change
-from games.services.write import play, turns
+from games.services.write import announcements, turns
 from games.services.write.locked_table import Table, load_table
 
 
@@ -53,7 +53,7 @@ def take_back(player: Player, seat: Seat) -> None:
         if other.position != seat.position:
             outbox.send(other.player, Outbox.Kind.RETURNED, PlayerReturned(player.display_name, match.code), match)
     view = replace(table.view(seat.position), note=YouAreBackIn(match.code))
-    outbox.send(player, Outbox.Kind.RETURNED, view, match, replaces=play.table_key(match.code))
+    outbox.send(player, Outbox.Kind.RETURNED, view, match, replaces=announcements.table_key(match.code))
 
 
 def back_everywhere(player: Player) -> None:
