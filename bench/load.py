@@ -180,7 +180,7 @@ class Game:
     def next_move(self, knock: bool):
         """A knock when one is allowed and ``knock``, else the move of a player who is away."""
         from games.engine import Knock
-        from games.services.write.automation import safe_move
+        from games.services.write.computer_moves import safe_move
 
         if knock:
             knocks = [a for a in self.hand.legal_actions() if isinstance(a, Knock)]

@@ -30,22 +30,22 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.services.plumbing import delivery
-from games.services.write import automation, review
+from games.services.write import automation, computer_moves, review
 
 
 @shared_task(soft_time_limit=120, time_limit=150)
-def follow_up(message_ids: list[int], computer_moves: list[tuple[int, int]]) -> int:
+def follow_up(message_ids: list[int], moves_due: list[tuple[int, int]]) -> int:
     """Deliver a change's messages and play the computer move it made due; return how
     many messages were sent here.
 
     A change publishes this once (``games.services.plumbing.scheduling``): to the computer queue when
     it made a computer move due, and then the messages go on to the delivery queue
     first, so that a backlog of deliveries never holds a computer move back."""
-    if computer_moves:
+    if moves_due:
         if message_ids:
             deliver_messages.delay(message_ids)
-        for match_id, version in computer_moves:
-            automation.play_computer_move(match_id, version)
+        for match_id, version in moves_due:
+            computer_moves.play_computer_move(match_id, version)
         return 0
     return delivery.deliver_messages(message_ids)
 
@@ -65,7 +65,7 @@ def scan_clocks() -> dict[str, int]:
 @shared_task(soft_time_limit=30, time_limit=60)
 def play_computer_move(match_id: int, version: int) -> bool:
     """A computer player (or the autopilot of a player who kept missing turns) is to move."""
-    return automation.play_computer_move(match_id, version)
+    return computer_moves.play_computer_move(match_id, version)
 
 
 @shared_task(soft_time_limit=100, time_limit=110)

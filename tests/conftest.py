@@ -24,7 +24,7 @@ from games.models import Event, Hand, Match, Outbox, Player
 from games.services import handle
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
-from games.services.write import advice, automation, locked_table
+from games.services.write import advice, computer_moves, locked_table
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from tests.workers import REDIS_DB, with_redis_db
 
@@ -167,7 +167,7 @@ def refresh(match: Match) -> Match:
 def run_computers(match: Match, limit: int = 500) -> int:
     """Let computer players move until a human is to move (or the match ends)."""
     moves = 0
-    while moves < limit and automation.play_computer_move(match.pk):
+    while moves < limit and computer_moves.play_computer_move(match.pk):
         moves += 1
     return moves
 
@@ -261,7 +261,7 @@ def best_action(match: Match) -> Action:
 
 def safe_action(match: Match) -> Action:
     """A move that never ends the hand (pass, draw, the safest discard): what a timeout plays."""
-    return automation.safe_move(engine_hand(match))
+    return computer_moves.safe_move(engine_hand(match))
 
 
 def play_move(match: Match, choose=best_action) -> str:
@@ -280,5 +280,5 @@ def play_to_end(match: Match, human: Player, limit: int = 5000) -> Match:
         if mover(match) == human:
             handle(human, str(best_action(match)), "terminal")
         else:
-            assert automation.play_computer_move(match.pk)
+            assert computer_moves.play_computer_move(match.pk)
     raise AssertionError("the match did not end")

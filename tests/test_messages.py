@@ -19,7 +19,7 @@ from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing import delivery
 from games.services.plumbing.change import change
-from games.services.write import automation, locked_table
+from games.services.write import automation, computer_moves, locked_table
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
 from games.text.style import deadline_text, duration_text
@@ -350,4 +350,4 @@ def test_while_an_admin_pauses_a_match_nobody_moves_and_everyone_is_told_why(mat
     reply = handle(mover(match3), "pass", "terminal")
     assert "paused by an admin" in reply
     assert snapshot(match3) == before
-    assert not automation.play_computer_move(match3.pk)
+    assert not computer_moves.play_computer_move(match3.pk)

@@ -22,7 +22,7 @@ from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing.change import change
-from games.services.write import automation, locked_table
+from games.services.write import automation, computer_moves, locked_table
 from tests.conftest import (
     code_in,
     events_of,
@@ -98,7 +98,7 @@ def test_r3_2_a_timed_out_turn_is_played_whole_as_a_computer_player_would_knocki
 def test_a_timed_out_turn_plays_the_computer_players_move_for_his_seat(match3):
     with change():
         table = locked_table.load_table(match3.pk)
-        wanted = automation.computer_choice(table, automation.TIMEOUT_STRENGTH)
+        wanted = computer_moves.computer_choice(table, automation.TIMEOUT_STRENGTH)
     assert time_out(match3)
     assert moves(match3)[0] == (str(wanted), "timeout")
 
@@ -145,7 +145,7 @@ def test_three_missed_turns_put_the_seat_on_autopilot_and_everyone_is_told(match
 def test_a_seat_on_autopilot_is_played_by_the_computer(match3):
     captain = miss_three_turns(match3)
     assert mover(match3) == captain
-    assert automation.play_computer_move(match3.pk)
+    assert computer_moves.play_computer_move(match3.pk)
     assert moves(match3)[-1][1] == "autopilot"  # said as made for him, not as his own
     assert events_of(match3, "move")[-1].actor is None
 
@@ -156,7 +156,7 @@ def test_a_player_a_computer_plays_for_gets_no_tables_only_results(match3):
     captain = miss_three_turns(match3)
     before = len(outbox_of(captain))
     for _move in range(40):
-        if not automation.play_computer_move(match3.pk):
+        if not computer_moves.play_computer_move(match3.pk):
             play_move(match3, safe_action)
     kinds = {message.kind for message in outbox_of(captain)[before:]}
     assert kinds <= {"result", "cut"}, kinds
@@ -168,7 +168,7 @@ def test_any_command_from_the_player_on_autopilot_brings_him_back(match3):
     seat = seat_of(match3, captain)
     assert (seat.timeouts_in_row, seat.autopilot) == (0, False)
     assert events_of(match3)[-1].kind == "returned"
-    assert not automation.play_computer_move(match3.pk)
+    assert not computer_moves.play_computer_move(match3.pk)
 
 
 def test_a_paused_match_does_not_time_out(match3):
@@ -227,14 +227,14 @@ def test_the_reminder_is_sent_once_when_most_of_the_time_is_used(match3):
 
 def test_a_computer_move_is_only_played_for_a_computer(match3):
     before = snapshot(match3)
-    assert not automation.play_computer_move(match3.pk)
+    assert not computer_moves.play_computer_move(match3.pk)
     assert snapshot(match3) == before
 
 
 def test_computer_players_play_on_until_the_human_is_to_move(match_vs_computers, alice):
     assert mover(match_vs_computers) == alice
     assert {automatic for _move, automatic in moves(match_vs_computers)} <= {"computer"}
-    assert not automation.play_computer_move(match_vs_computers.pk)
+    assert not computer_moves.play_computer_move(match_vs_computers.pk)
 
 
 def test_the_clock_scan_goes_on_from_where_it_got_to_among_matches_due_at_the_same_moment(make_player):

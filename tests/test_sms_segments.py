@@ -29,7 +29,7 @@ from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
 from games.services.read.tables import table_view
-from games.services.write import automation, linking, locked_table, play
+from games.services.write import automation, computer_moves, linking, locked_table, play
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
@@ -130,7 +130,7 @@ def table_views(names: tuple[str, str, str], deals: int = 60):
             for position in range(3):
                 yield table_view(match, seats, hand_row, hand, position, last), hand, position
             knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
-            action = knocks[0] if knocks and rng.random() < 0.3 else automation.safe_move(hand)
+            action = knocks[0] if knocks and rng.random() < 0.3 else computer_moves.safe_move(hand)
             mover = hand.to_move
             turn.append(MoveView(names[positions[mover]], str(action)))
             hand, _events = hand.apply(action)
@@ -253,7 +253,7 @@ def choose(hand: Hand) -> str:
     knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
     if knocks:
         return str(min(knocks, key=lambda knock: hand.count_after_discard(knock.card)))
-    return str(automation.safe_move(hand))
+    return str(computer_moves.safe_move(hand))
 
 
 def catalogue(language: str) -> dict[str, list[str]]:
@@ -316,7 +316,7 @@ def catalogue(language: str) -> dict[str, list[str]]:
                 handle(tess, f"suggest {choose(table.hand)}", "telegram")
                 handle(tess, "team a pair of kings", "telegram")
             if mover.is_computer:
-                automation.play_computer_move(match.pk)
+                computer_moves.play_computer_move(match.pk)
             elif mover == sam:
                 move = choose(table.hand)
                 say("result" if move.startswith("knock") else "table", move)  # a knock is answered by the result

@@ -24,7 +24,7 @@ from games.models import Event, Match, Outbox, Seat
 from games.services import handle
 from games.services.plumbing import clocks
 from games.services.plumbing.change import change
-from games.services.write import automation, locked_table, play
+from games.services.write import automation, computer_moves, locked_table, play
 from games.services.write.players import telegram_player
 from tests.conftest import code_in, mover, play_move, player_in_role, refresh, run_computers, snapshot
 from tests.workers import BROKERS, RESULT, running_worker, wait_until
@@ -103,9 +103,9 @@ def test_a_move_made_just_before_the_deadline_wins_over_the_scan(worker, match, 
     with change():
         table = locked_table.load_table(match.pk)
         result = tasks.scan_clocks.delay()
-        play.apply_move(table, table.mover, automation.safe_move(table.hand), alice)
+        play.apply_move(table, table.mover, computer_moves.safe_move(table.hand), alice)
         if table.hand.phase is Phase.DISCARD:  # she drew: her turn ends with her discard
-            play.apply_move(table, table.mover, automation.safe_move(table.hand), alice)
+            play.apply_move(table, table.mover, computer_moves.safe_move(table.hand), alice)
     assert result.get(**RESULT) == NO_CLOCK
     assert timeouts(match) == []
     assert alice_seat(match).timeouts_in_row == 0
@@ -169,7 +169,7 @@ def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer(worker, match):
     assert alice_seat(match).autopilot
     assert Outbox.objects.filter(match=match, kind="autopilot").exists()
     while refresh(match).turn_seat != alice_seat(match).position:
-        assert automation.play_computer_move(match.pk)
+        assert computer_moves.play_computer_move(match.pk)
     assert tasks.play_computer_move.delay(match.pk, refresh(match).version).get(**RESULT) is True
 
 

@@ -1,7 +1,7 @@
 """A computer partner: the computer sitter's advice, the computer captain's reading of a
 person's advice, and the hints a learner gets against computers.
 
-The computer reads the same view a computer player gets (``automation.mover_view``,
+The computer reads the same view a computer player gets (``mover_view``,
 the engine's ``bot_view``): no card it may not see. What it says goes to its partner
 only, and what it plays is logged and shown like any computer move, so that the box
 learns nothing of the advice (R3.2).

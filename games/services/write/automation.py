@@ -17,92 +17,28 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import connection
-from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from games import metrics
 from games.contract.moves import Reminder
 from games.contract.presence import MissedTurns, Unreachable, UnreachableInLobby
 from games.contract.tables import Automatic
-from games.engine import Action, Draw, Hand, Pass
-from games.engine.hand import Discard, Phase
-from games.engine.levels import make_strategy
-from games.models import Match, Outbox, Player, Seat, Strength
-from games.services.errors import ServiceError
-from games.services.plumbing import clocks, delivery, outbox
+from games.engine.hand import Phase
+from games.models import Match, Outbox, Player, Strength
+from games.services.plumbing import delivery, outbox
 from games.services.plumbing.change import change
-from games.services.write import advice, matchmaking, presence, rematch
-from games.services.write.advice import mover_view, waiting_suggestion
-from games.services.write.locked_table import Table, load_table
+from games.services.write import matchmaking, presence, rematch
+from games.services.write.advice import waiting_suggestion
+from games.services.write.computer_moves import computer_choice, play_for_computer
+from games.services.write.locked_table import Table, still_current
 from games.services.write.play import apply_move
 
 log = logging.getLogger(__name__)
 TIMEOUTS_BEFORE_AUTOPILOT = 3
-# The autopilot plays for a person who kept missing turns: as well as a computer can.
-AUTOPILOT_STRENGTH = Strength.HARD
 # How the move of a person whose time ran out is chosen, when no advice of his sitter
 # waits: as a computer player of this level would choose it (``_time_out`` says why).
 # Not the hardest: the clock scan plays these, many in one pass, and hard thinks longer.
 TIMEOUT_STRENGTH = Strength.NORMAL
-
-
-def _still_current(match_id: int, version: int | None) -> Table | None:
-    """The locked table, if the match still runs at ``version``: a task made for an
-    earlier moment, or run twice, finds None and does nothing."""
-    try:
-        return load_table(match_id, version)
-    except ServiceError:
-        return None
-
-
-def play_computer_move(match_id: int, version: int | None = None) -> bool:
-    """If a computer player is to move, play one move. True if it did. Not while
-    an admin has paused the match: a pause holds everything that plays by itself.
-    When a person captains with a computer sitter, the sitter suggests instead, once
-    for the moment (False: no move was played)."""
-    started = time.perf_counter()
-    with change():
-        table = _still_current(match_id, version)
-        if table is None or table.match.is_paused:
-            return False
-        if not table.computer_plays(table.mover):
-            advice.advise_as_computer(table)
-            return False
-        _play_for_computer(table)
-    metrics.COMPUTER_MOVE.observe(time.perf_counter() - started)
-    return True
-
-
-def _play_for_computer(table: Table) -> None:
-    """The computer's move for the seat to move; a computer captain reads the waiting
-    suggestion of a person who sits out (``advice.read_suggestion``)."""
-    position = table.mover
-    seat = table.seat(position)
-    level = seat.player.strength or AUTOPILOT_STRENGTH
-    suggestion = advice.person_suggestion(table)
-    action = advice.read_suggestion(table, level, suggestion) if suggestion else computer_choice(table, level)
-    automatic = Automatic.COMPUTER if seat.player.is_computer else Automatic.AUTOPILOT
-    apply_move(table, position, action, seat.player if seat.player.is_computer else None, automatic=automatic)
-
-
-def computer_choice(table: Table, strength: str) -> Action:
-    """The move a computer player of ``strength`` makes for the seat to move: from what
-    that seat may know (``bot_view``), with chance seeded by the hand and the match's
-    version, so that a task run twice chooses the same move."""
-    strategy = make_strategy(strength, advice.chance(table, strength), advice.search_budget())
-    return strategy.choose(mover_view(table))
-
-
-def safe_move(hand: Hand) -> Action:
-    """A move that never ends the hand: refuse the upcard, draw from the stock, discard
-    the card that leaves the lowest count (the highest such card on a tie); never knock.
-    For the benchmarks and tests that play long games (a timeout plays as a computer)."""
-    if hand.phase is Phase.UPCARD:
-        return Pass()
-    if hand.phase is Phase.DRAW:
-        return Draw()
-    discards = [action for action in hand.legal_actions() if isinstance(action, Discard)]
-    return min(discards, key=lambda d: (hand.count_after_discard(d.card), -d.card.points, -d.card))
 
 
 def enforce_deadline(match_id: int, version: int | None = None) -> bool:
@@ -110,14 +46,14 @@ def enforce_deadline(match_id: int, version: int | None = None) -> bool:
     a person's turn is played for him (``_time_out``). After three missed turns in a
     row a computer player takes the seat. True if it acted."""
     with change():
-        table = _still_current(match_id, version)
+        table = still_current(match_id, version)
         if table is None:
             return False
         match = table.match
         if match.is_paused or match.deadline is None or match.deadline > timezone.now():
             return False
         if table.computer_plays(table.mover):
-            _play_for_computer(table)
+            play_for_computer(table)
             return True
         _time_out(table)
         return True
@@ -155,7 +91,7 @@ def _time_out(table: Table) -> None:
 def send_reminder(match_id: int, version: int | None = None) -> bool:
     """Remind the player to move once, when four fifths of his time are used."""
     with change():
-        table = _still_current(match_id, version)
+        table = still_current(match_id, version)
         if table is None:
             return False
         match = table.match
@@ -186,25 +122,6 @@ CLOCKS = (
     Clock("rematch", "rematch_until", Match.Status.FINISHED, rematch.lapse),
 )
 POSTPONE = timedelta(minutes=1)
-
-
-def computers_to_move(match_ids: Collection[int]) -> list[int]:
-    """Which of these running, unpaused matches wait on a computer: a computer player (or
-    a computer playing for an absent player) to move, unless it waits for its sitter's
-    advice (a deadline past the computer's grace: ``turns.waits_for_advice``), or a
-    computer sitter to advise the person who captains. One query, no replay."""
-    computer = Seat.objects.filter(match=OuterRef("pk"), position=OuterRef("turn_seat")).filter(
-        Q(autopilot=True) | Q(player__is_computer=True)
-    )
-    sitter = Seat.objects.filter(
-        match=OuterRef("pk"), position=OuterRef("current_hand__sitter"), player__is_computer=True
-    )
-    waiting = Q(deadline__gt=timezone.now() + clocks.COMPUTER_GRACE)
-    advised = Q(current_hand__suggestion_version=F("version"))
-    running = Match.objects.filter(pk__in=match_ids, status=Match.Status.RUNNING, paused_at__isnull=True)
-    moves = Exists(computer) & ~waiting
-    advises = ~Exists(computer) & Exists(sitter) & Q(turn_seat=F("current_hand__captain")) & ~advised
-    return list(running.filter(moves | advises).values_list("pk", flat=True))
 
 
 Due = tuple[datetime, int]  # a clock's moment and its match: where a scan has got to

@@ -2,7 +2,8 @@
 
 ``load_table`` locks the match and its seats, refuses it if it is not running or
 a command was made for an earlier version of it, and rebuilds the hand in play
-from the event log, once per change. Every change then takes a new version
+from the event log, once per change; a task made for a moment that has passed
+finds None instead (``still_current``). Every change then takes a new version
 (``begin_change``), which old buttons and late tasks are checked against.
 """
 
@@ -73,6 +74,15 @@ def load_table(match_id: int, version: int | None = None) -> Table:
     hand_row = state.hand_in_play(match)
     moves = state.moves_of(hand_row)
     return Table(match, seats, hand_row, state.load_hand(match, hand_row, moves), moves)
+
+
+def still_current(match_id: int, version: int | None) -> Table | None:
+    """The locked table, if the match still runs at ``version``: a task made for an
+    earlier moment, or run twice, finds None and does nothing."""
+    try:
+        return load_table(match_id, version)
+    except ServiceError:
+        return None
 
 
 def begin_change(match: Match) -> None:
