@@ -21,7 +21,17 @@ from games.models import Event, Hand, Match, Outbox, Player, Strength
 from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.write import advice, automation, computer_moves, locked_table, matches, play, review, turns
+from games.services.write import (
+    advice,
+    automation,
+    computer_moves,
+    deadlines,
+    locked_table,
+    matches,
+    play,
+    review,
+    turns,
+)
 from tests.conftest import (
     best_action,
     code_in,
@@ -143,7 +153,7 @@ def test_a_hard_computer_plays_its_moves_from_its_own_view(alice, monkeypatch):
 
 def test_the_autopilot_and_a_timeout_play_normal_or_better():
     assert computer_moves.AUTOPILOT_STRENGTH in (Strength.NORMAL, Strength.HARD)
-    assert automation.TIMEOUT_STRENGTH in (Strength.NORMAL, Strength.HARD)
+    assert deadlines.TIMEOUT_STRENGTH in (Strength.NORMAL, Strength.HARD)
 
 
 def test_make_play_offers_the_levels():

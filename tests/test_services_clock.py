@@ -22,7 +22,7 @@ from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing.change import change
-from games.services.write import automation, computer_moves, locked_table
+from games.services.write import automation, computer_moves, deadlines, locked_table
 from tests.conftest import (
     code_in,
     events_of,
@@ -45,7 +45,7 @@ def expire(match: Match) -> None:
 
 def time_out(match: Match) -> bool:
     expire(match)
-    return automation.enforce_deadline(match.pk, refresh(match).version)
+    return deadlines.enforce_deadline(match.pk, refresh(match).version)
 
 
 def moves(match: Match) -> list[tuple[str, str]]:
@@ -58,7 +58,7 @@ def seat_of(match: Match, player):
 
 def test_nothing_happens_before_the_deadline(match3):
     before = snapshot(match3)
-    assert not automation.enforce_deadline(match3.pk)
+    assert not deadlines.enforce_deadline(match3.pk)
     assert snapshot(match3) == before
 
 
@@ -67,7 +67,7 @@ def test_a_deadline_task_for_an_older_version_does_nothing(match3):
     play_move(match3)
     expire(match3)
     before = snapshot(match3)
-    assert not automation.enforce_deadline(match3.pk, old)
+    assert not deadlines.enforce_deadline(match3.pk, old)
     assert snapshot(match3) == before
 
 
@@ -98,7 +98,7 @@ def test_r3_2_a_timed_out_turn_is_played_whole_as_a_computer_player_would_knocki
 def test_a_timed_out_turn_plays_the_computer_players_move_for_his_seat(match3):
     with change():
         table = locked_table.load_table(match3.pk)
-        wanted = computer_moves.computer_choice(table, automation.TIMEOUT_STRENGTH)
+        wanted = computer_moves.computer_choice(table, deadlines.TIMEOUT_STRENGTH)
     assert time_out(match3)
     assert moves(match3)[0] == (str(wanted), "timeout")
 
@@ -175,7 +175,7 @@ def test_a_paused_match_does_not_time_out(match3):
     expire(match3)
     Match.objects.filter(pk=match3.pk).update(paused_at=timezone.now())
     before = snapshot(match3)
-    assert not automation.enforce_deadline(match3.pk)
+    assert not deadlines.enforce_deadline(match3.pk)
     assert snapshot(match3) == before
     assert automation.scan_clocks()["deadline"] == 0
     assert snapshot(match3) == before
@@ -217,10 +217,10 @@ def test_r3_2_the_sitters_waiting_suggestion_is_played_at_the_deadline(match3):
 def test_the_reminder_is_sent_once_when_most_of_the_time_is_used(match3):
     captain = mover(match3)
     assert automation.scan_clocks()["remind_at"] == 0
-    assert not automation.send_reminder(match3.pk)
+    assert not deadlines.send_reminder(match3.pk)
     Match.objects.filter(pk=match3.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
     assert automation.scan_clocks()["remind_at"] == 1
-    assert not automation.send_reminder(match3.pk)
+    assert not deadlines.send_reminder(match3.pk)
     (reminder,) = outbox_of(captain, "reminder")
     assert f"it is your move in #{match3.code}" in reminder.text
 

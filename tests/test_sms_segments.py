@@ -29,7 +29,7 @@ from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
 from games.services.read.tables import table_view
-from games.services.write import automation, computer_moves, linking, locked_table, play
+from games.services.write import automation, computer_moves, deadlines, linking, locked_table, play
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
@@ -299,13 +299,13 @@ def catalogue(language: str) -> dict[str, list[str]]:
             if mover == sam and "reminder" not in done:
                 done.add("reminder")
                 Match.objects.filter(pk=match.pk).update(remind_at=timezone.now())
-                assert automation.send_reminder(match.pk)
+                assert deadlines.send_reminder(match.pk)
                 say("service error", "take" if table.hand.phase is Phase.DISCARD else "knock 7h")
             timeout = f"{'sam' if mover == sam else 'tess'}'s time ran out"
             if not mover.is_computer and timeout not in done and table.hand.turns:
                 done.add(timeout)
                 Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-                assert automation.enforce_deadline(match.pk)
+                assert deadlines.enforce_deadline(match.pk)
                 continue
             if sitter == sam and mover == tess and "sam advises" not in done:
                 done.add("sam advises")

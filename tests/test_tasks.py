@@ -24,7 +24,7 @@ from games.models import Event, Match, Outbox, Seat
 from games.services import handle
 from games.services.plumbing import clocks
 from games.services.plumbing.change import change
-from games.services.write import automation, computer_moves, locked_table, play
+from games.services.write import computer_moves, deadlines, locked_table, play
 from games.services.write.players import telegram_player
 from tests.conftest import code_in, mover, play_move, player_in_role, refresh, run_computers, snapshot
 from tests.workers import BROKERS, RESULT, running_worker, wait_until
@@ -162,7 +162,7 @@ def test_the_scan_plays_a_computer_move_whose_follow_up_was_lost(worker, match, 
 
 @pytest.mark.django_db(transaction=True)
 def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer(worker, match):
-    for _missed in range(automation.TIMEOUTS_BEFORE_AUTOPILOT):
+    for _missed in range(deadlines.TIMEOUTS_BEFORE_AUTOPILOT):
         run_computers(match)
         match = expire(match)
         assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 1
@@ -269,7 +269,7 @@ def test_a_game_left_alone_finishes_by_itself(db, eager, clock):
     assert alice_seat(match).autopilot
     assert len([event for event in timeouts(match) if event.data["seat"] == alice_seat(match).position]) >= 3
     delivered = [message.kind for message in memory.sent]
-    assert delivered.count("reminder") == automation.TIMEOUTS_BEFORE_AUTOPILOT
+    assert delivered.count("reminder") == deadlines.TIMEOUTS_BEFORE_AUTOPILOT
     assert "autopilot" in delivered and "result" in delivered
     unsent = Outbox.objects.filter(channel="telegram").exclude(status=Outbox.Status.SENT)
     assert set(unsent.values_list("status", flat=True)) <= {Outbox.Status.SUPERSEDED}
