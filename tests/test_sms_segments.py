@@ -29,7 +29,7 @@ from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
 from games.services.read.tables import table_view
-from games.services.write import automation, computer_moves, deadlines, linking, locked_table, play
+from games.services.write import computer_moves, deadlines, linking, locked_table, play, presence
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
@@ -327,7 +327,7 @@ def catalogue(language: str) -> dict[str, list[str]]:
             break
     assert done == wanted and dealt.exists()
     handle(tess, f"join {code_in(say('reply', 'new'))}", "telegram")
-    automation.player_unreachable(tess, "telegram")  # while they wait in the lobby
+    presence.player_unreachable(tess, "telegram")  # while they wait in the lobby
     for message in Outbox.objects.filter(channel=Outbox.Channel.SMS, address=sam.phone):
         texts[message.kind].append(message.text)
     return texts

@@ -48,7 +48,7 @@ TABLE_KEY = "table:"  # announcements.table_key: what a newer table of a match r
 LOST_WITH_WORKER = "its worker stopped while sending it"
 
 # What the game does when a player can't be reached on a channel any more: the write
-# side (automation.player_unreachable) registers itself here, as the outbox does with
+# side (presence.player_unreachable) registers itself here, as the outbox does with
 # the change, so that the plumbing imports nothing above it.
 unreachable_handlers: list[Callable[[Player, str], object]] = []
 

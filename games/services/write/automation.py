@@ -20,11 +20,9 @@ from django.db import connection
 from django.utils import timezone
 
 from games import metrics
-from games.contract.presence import Unreachable, UnreachableInLobby
-from games.models import Match, Outbox, Player
-from games.services.plumbing import delivery, outbox
+from games.models import Match
 from games.services.plumbing.change import change
-from games.services.write import matchmaking, presence, rematch
+from games.services.write import matchmaking, rematch
 from games.services.write.deadlines import enforce_deadline, send_reminder
 
 log = logging.getLogger(__name__)
@@ -113,31 +111,3 @@ def scan_clocks(
         while time.monotonic() < stop and (due := act_on_next_due(clock, now, due, among)) is not None:
             found[clock.name] += 1
     return found
-
-
-UNREACHABLE_FLAGS: dict[str, str] = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
-
-
-@delivery.when_unreachable
-def player_unreachable(player: Player, channel: str) -> bool:
-    """Delivery found that ``player`` can't be reached on ``channel`` any more (he
-    blocked the bot, sent STOP, the number is dead): stop writing to him there. If
-    nothing else reaches him, a computer plays his seats until he is back, and the
-    others in each of his matches are told. True if it was news."""
-    flag = UNREACHABLE_FLAGS.get(channel)
-    if flag is None:
-        return False
-    with change():
-        player = Player.objects.select_for_update().get(pk=player.pk)
-        if getattr(player, flag):
-            return False
-        setattr(player, flag, True)
-        player.save(update_fields=[flag])
-        if outbox.route(player) is not None:
-            return True
-        presence.gone(player, Outbox.Kind.UNREACHABLE, lambda gone, match: Unreachable(gone.display_name, match.code))
-        for match in Match.objects.filter(seats__player=player, status=Match.Status.LOBBY):
-            notice = UnreachableInLobby(player.display_name, match.code)
-            for seat in match.seats.select_related("player").exclude(player=player):
-                outbox.send(seat.player, Outbox.Kind.UNREACHABLE, notice, match)
-    return True

@@ -1,10 +1,11 @@
 """A player who is gone, and back: a computer plays his seat meanwhile.
 
 A seat goes to a computer (``Seat.autopilot``) when its player misses three
-turns in a row, can't be reached any more (he blocked the bot, sent STOP) or
-is banned; he gets it back with any command in that match, or by START. While
-a computer plays for him he gets no tables (``announcements.send_table``), only the
-notices and the results; when he is back he gets the table as it is.
+turns in a row, can't be reached any more (delivery finds he blocked the bot or
+sent STOP: ``player_unreachable``) or is banned; he gets it back with any command
+in that match, or by START. While a computer plays for him he gets no tables
+(``announcements.send_table``), only the notices and the results; when he is
+back he gets the table as it is.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from games.contract import Notice
-from games.contract.presence import PlayerReturned, YouAreBackIn
+from games.contract.presence import PlayerReturned, Unreachable, UnreachableInLobby, YouAreBackIn
 from games.models import Event, Match, Outbox, Player, Seat
-from games.services.plumbing import outbox, state
+from games.services.plumbing import delivery, outbox, state
 from games.services.plumbing.change import change
 from games.services.write import announcements, turns
 from games.services.write.locked_table import Table, load_table
@@ -65,6 +66,34 @@ def back_everywhere(player: Player) -> None:
         for match_id in _running_matches_of(player, autopilot=True):
             table = load_table(match_id)
             take_back(player, table.seat(table.position_of(player)))
+
+
+UNREACHABLE_FLAGS: dict[str, str] = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
+
+
+@delivery.when_unreachable
+def player_unreachable(player: Player, channel: str) -> bool:
+    """Delivery found that ``player`` can't be reached on ``channel`` any more (he
+    blocked the bot, sent STOP, the number is dead): stop writing to him there. If
+    nothing else reaches him, a computer plays his seats until he is back, and the
+    others in each of his matches are told. True if it was news."""
+    flag = UNREACHABLE_FLAGS.get(channel)
+    if flag is None:
+        return False
+    with change():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if getattr(player, flag):
+            return False
+        setattr(player, flag, True)
+        player.save(update_fields=[flag])
+        if outbox.route(player) is not None:
+            return True
+        gone(player, Outbox.Kind.UNREACHABLE, lambda gone, match: Unreachable(gone.display_name, match.code))
+        for match in Match.objects.filter(seats__player=player, status=Match.Status.LOBBY):
+            notice = UnreachableInLobby(player.display_name, match.code)
+            for seat in match.seats.select_related("player").exclude(player=player):
+                outbox.send(seat.player, Outbox.Kind.UNREACHABLE, notice, match)
+    return True
 
 
 def _running_matches_of(player: Player, autopilot: bool | None = None) -> list[int]:
