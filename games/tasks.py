@@ -10,7 +10,7 @@ The settings make the broker hand a task back if its worker dies
 - ``follow_up``: published once by each change that wrote messages or made a
   computer player's turn (``games.services.plumbing.scheduling``).
 - ``scan_clocks``: beat runs it every ``GIN3_CLOCK_SECONDS``; it acts on the
-  deadlines and reminders that have come (``automation.scan_clocks``). A
+  deadlines and reminders that have come (``clock_scan.scan_clocks``). A
   computer move whose follow-up was lost is due by its deadline too.
 - ``review_hand``: published once by the change that finished a hand; it judges
   the people's moves of the hand and stores that once (``services.write.review``).
@@ -30,7 +30,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.services.plumbing import delivery
-from games.services.write import automation, computer_moves, review
+from games.services.write import clock_scan, computer_moves, review
 
 
 @shared_task(soft_time_limit=120, time_limit=150)
@@ -59,7 +59,7 @@ def deliver_messages(message_ids: list[int]) -> int:
 @shared_task(soft_time_limit=30, time_limit=60)
 def scan_clocks() -> dict[str, int]:
     """Act on the deadlines and reminders that have come."""
-    return automation.scan_clocks()
+    return clock_scan.scan_clocks()
 
 
 @shared_task(soft_time_limit=30, time_limit=60)

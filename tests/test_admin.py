@@ -23,7 +23,7 @@ from games.models import Event, Match, Outbox, Player
 from games.services import ServiceError, handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.write import automation, computer_moves, moderation
+from games.services.write import clock_scan, computer_moves, moderation
 from games.services.write.locked_table import load_table
 from games.services.write.players import telegram_player, terminal_player
 from tests.conftest import engine_hand, refresh
@@ -136,7 +136,7 @@ def test_pause_then_resume_restores_the_deadline(admin_client, match, ann):
 def test_a_paused_clock_is_not_enforced(admin_client, match):
     act(admin_client, "match", "pause", [match])
     assert refresh(match).deadline is None
-    assert automation.scan_clocks(now=timezone.now() + timedelta(days=30)) == {
+    assert clock_scan.scan_clocks(now=timezone.now() + timedelta(days=30)) == {
         "deadline": 0,
         "remind_at": 0,
         "lobby": 0,

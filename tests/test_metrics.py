@@ -25,7 +25,7 @@ from games.services.plumbing import delivery
 from games.services.plumbing.backends import RetryLater, Unreachable
 from games.services.plumbing.change import change
 from games.services.plumbing.outbox import send
-from games.services.write import automation
+from games.services.write import clock_scan
 from games.services.write.computer_moves import play_computer_move
 from tests.conftest import mover, safe_action
 from tests.fakes import backends as scripted
@@ -111,7 +111,7 @@ def test_how_late_a_deadline_was_acted_on_is_observed(match3):
     Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=40))
     count = sample("gin3_clock_lag_seconds_count", clock="deadline")
     late = sample("gin3_clock_lag_seconds_sum", clock="deadline")
-    assert automation.scan_clocks()["deadline"] == 1
+    assert clock_scan.scan_clocks()["deadline"] == 1
     assert sample("gin3_clock_lag_seconds_count", clock="deadline") == count + 1
     assert sample("gin3_clock_lag_seconds_sum", clock="deadline") - late >= 40
 

@@ -23,7 +23,7 @@ from games.services.plumbing import state
 from games.services.plumbing.change import change
 from games.services.write import (
     advice,
-    automation,
+    clock_scan,
     computer_moves,
     deadlines,
     locked_table,
@@ -32,16 +32,7 @@ from games.services.write import (
     review,
     turns,
 )
-from tests.conftest import (
-    best_action,
-    code_in,
-    hand_row,
-    legal_actions,
-    mover,
-    outbox_of,
-    player_in_role,
-    refresh,
-)
+from tests.conftest import best_action, code_in, hand_row, legal_actions, mover, outbox_of, player_in_role, refresh
 
 REAL_CUT = play.cut_for_roles
 ALICE_CAPTAINS = 26  # a cut seed that gives seat 0 the captain, seat 1 the box, seat 2 the sitter
@@ -259,7 +250,7 @@ def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that
     match = refresh(waiting_captain)
     hand = hand_row(match).number
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    automation.scan_clocks(among=[match.pk])
+    clock_scan.scan_clocks(among=[match.pk])
     match = until(refresh(match), sitter_advising(alice), alice)
     if hand_row(match).number == hand:
         with change():
@@ -279,9 +270,9 @@ def test_an_advising_sitter_is_waited_for_all_hand(waiting_captain, alice):
 
 def test_without_advice_a_waiting_computer_captain_moves_at_its_deadline(waiting_captain):
     match = refresh(waiting_captain)
-    assert not automation.scan_clocks(among=[match.pk])["deadline"], "not before its wait is over"
+    assert not clock_scan.scan_clocks(among=[match.pk])["deadline"], "not before its wait is over"
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    automation.scan_clocks(among=[match.pk])
+    clock_scan.scan_clocks(among=[match.pk])
     assert refresh(match).version > match.version
 
 

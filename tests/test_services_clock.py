@@ -22,7 +22,7 @@ from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing.change import change
-from games.services.write import automation, computer_moves, deadlines, locked_table
+from games.services.write import clock_scan, computer_moves, deadlines, locked_table
 from tests.conftest import (
     code_in,
     events_of,
@@ -177,23 +177,23 @@ def test_a_paused_match_does_not_time_out(match3):
     before = snapshot(match3)
     assert not deadlines.enforce_deadline(match3.pk)
     assert snapshot(match3) == before
-    assert automation.scan_clocks()["deadline"] == 0
+    assert clock_scan.scan_clocks()["deadline"] == 0
     assert snapshot(match3) == before
 
 
 def test_a_missed_deadline_is_found_by_the_clock_scan(match3):
     captain = mover(match3)
     expire(match3)
-    assert automation.scan_clocks() == {"deadline": 1, "remind_at": 0, "lobby": 0, "rematch": 0}
+    assert clock_scan.scan_clocks() == {"deadline": 1, "remind_at": 0, "lobby": 0, "rematch": 0}
     assert match3.seats.get(player=captain).timeouts_in_row == 1
-    assert automation.scan_clocks() == {"deadline": 0, "remind_at": 0, "lobby": 0, "rematch": 0}
+    assert clock_scan.scan_clocks() == {"deadline": 0, "remind_at": 0, "lobby": 0, "rematch": 0}
 
 
 def test_the_clock_scan_acts_on_each_due_match_once_and_leaves_the_others(make_player):
     due, waiting = (match_of(*(make_player(f"{prefix}{n}") for n in range(3))) for prefix in ("a", "b"))
     expire(due)
     before = snapshot(waiting)
-    assert automation.scan_clocks()["deadline"] == 1
+    assert clock_scan.scan_clocks()["deadline"] == 1
     assert {automatic for _move, automatic in moves(due)} == {"timeout"}
     assert snapshot(waiting) == before
 
@@ -216,10 +216,10 @@ def test_r3_2_the_sitters_waiting_suggestion_is_played_at_the_deadline(match3):
 
 def test_the_reminder_is_sent_once_when_most_of_the_time_is_used(match3):
     captain = mover(match3)
-    assert automation.scan_clocks()["remind_at"] == 0
+    assert clock_scan.scan_clocks()["remind_at"] == 0
     assert not deadlines.send_reminder(match3.pk)
     Match.objects.filter(pk=match3.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
-    assert automation.scan_clocks()["remind_at"] == 1
+    assert clock_scan.scan_clocks()["remind_at"] == 1
     assert not deadlines.send_reminder(match3.pk)
     (reminder,) = outbox_of(captain, "reminder")
     assert f"it is your move in #{match3.code}" in reminder.text
@@ -245,9 +245,9 @@ def test_the_clock_scan_goes_on_from_where_it_got_to_among_matches_due_at_the_sa
     moment = timezone.now() - timedelta(seconds=5)
     Match.objects.filter(pk__in=[first.pk, second.pk]).update(deadline=moment)
     with change():
-        seen = automation.next_due(automation.CLOCKS[0], timezone.now())
-        after = automation.next_due(automation.CLOCKS[0], timezone.now(), seen)
-        assert automation.next_due(automation.CLOCKS[0], timezone.now(), after) is None
+        seen = clock_scan.next_due(clock_scan.CLOCKS[0], timezone.now())
+        after = clock_scan.next_due(clock_scan.CLOCKS[0], timezone.now(), seen)
+        assert clock_scan.next_due(clock_scan.CLOCKS[0], timezone.now(), after) is None
     assert {seen[1], after[1]} == {first.pk, second.pk}
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from games.services.write import automation, computer_moves
+from games.services.write import clock_scan, computer_moves
 
 # Computer moves per match in one call: a match a computer plays alone (the
 # player on autopilot) goes on in steps, and what it says is shown in between.
@@ -30,4 +30,4 @@ def do_due_work(match_ids: Collection[int]) -> int:
         while moves < MOVES_PER_CALL and computer_moves.play_computer_move(match_id):
             moves += 1
         done += moves
-    return done + sum(automation.scan_clocks(among=match_ids).values())
+    return done + sum(clock_scan.scan_clocks(among=match_ids).values())

@@ -1,11 +1,10 @@
-"""Moves nobody typed: computer players, the sitter's suggestion, and timeouts.
+"""The clock scan: every moment kept in a column of a match, acted on when it comes.
 
-They go through ``play.apply_move`` like every other move, each in its own
-change after the one that made it due, and each checked against the version
-it was made for, so a late or repeated task does nothing. Turn clocks are
-columns of the match (``deadline``, ``remind_at``) that ``scan_clocks`` reads
-with an indexed scan, a few seconds apart: no task waits in a broker for a
-deadline.
+A turn's deadline and reminder (``deadlines``), a lobby's expiry and a rematch
+offer's end are indexed columns of the match, not tasks waiting in a broker.
+``scan_clocks`` runs a few seconds apart (a Celery beat task, or the terminal's
+worker); it takes what is due in the order it came, one match per change, locked
+with ``SKIP LOCKED`` so that scans side by side share the work.
 """
 
 from __future__ import annotations
@@ -26,9 +25,6 @@ from games.services.write import matchmaking, rematch
 from games.services.write.deadlines import enforce_deadline, send_reminder
 
 log = logging.getLogger(__name__)
-
-
-# The clock scan -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
