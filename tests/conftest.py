@@ -26,6 +26,7 @@ from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
 from games.services.write import advice, computer_moves, locked_table
 from games.services.write.players import phone_player, telegram_player, terminal_player
+from tests.telegram_harness import Players, PollingBot, fake_telegram
 from tests.workers import REDIS_DB, with_redis_db
 
 # The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1, as
@@ -123,6 +124,24 @@ def telegram_user(db):
 def sms_user(db):
     player, _created = phone_player("+15550001234")
     return player
+
+
+# Telegram ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def tg(settings, monkeypatch):
+    """The fake Bot API, with the project pointed at it (``telegram_harness.fake_telegram``)."""
+    with fake_telegram(settings, monkeypatch) as fake:
+        yield fake
+
+
+@pytest.fixture
+def people(tg, monkeypatch):
+    """The real bot polling ``tg`` from a thread, and fake users acting through it."""
+    bot = PollingBot(monkeypatch).start()
+    yield Players(tg, bot)
+    bot.stop()
 
 
 # Matches ----------------------------------------------------------------------

@@ -41,8 +41,8 @@ SECRET = "s3cret-token_for-tests"
 @contextmanager
 def fake_telegram(settings, monkeypatch) -> Iterator[FakeTelegram]:
     """The fake Bot API, with the project's settings pointed at it (the bot's name
-    to be learned by getMe) and a fresh rate limiter; each test module makes it its
-    ``tg`` fixture."""
+    to be learned by getMe) and a fresh rate limiter: the ``tg`` fixture of
+    tests/conftest.py."""
     with FakeTelegram(username=BOT, max_poll_wait=0.5) as fake:
         settings.TELEGRAM_BOT_TOKEN = fake.token
         settings.TELEGRAM_API_URL = fake.url
