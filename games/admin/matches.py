@@ -13,8 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin import forms
 from games.services.read.desk import event_text
-from games.services.read.public import is_revealed
-from games.services.read.tables import role_names
+from games.services.read.public import is_revealed, role_names
 
 from ..models import Event, Hand, Match, Seat
 from .base import ModeratedAdmin, ReadOnlyInline, moment

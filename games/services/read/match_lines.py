@@ -15,7 +15,8 @@ from games.contract.lists import MatchLine
 from games.engine import Hand
 from games.models import Match, Player, Seat
 from games.services.plumbing import state
-from games.services.read.tables import available_moves, role_names
+from games.services.read.public import role_names
+from games.services.read.tables import available_moves
 
 
 def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:

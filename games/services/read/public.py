@@ -1,9 +1,11 @@
-"""What anyone may see, seat or none: the public pages, a Telegram group's table, the replays.
+"""What anyone may see, seat or none: the seats, the public pages, a Telegram group's table, the replays.
 
-The hand in play shows only what lies face up and the counts (``public_table_view``);
-a hand's deck, its cards and its replay become public once it ends, or once its
-match ends with it unfinished (``is_revealed``). The public views name the
-players who played each hand, not those seated now.
+The seats (names, roles, scores) and the hand in play as it lies face up, with
+its counts (``public_table_view``), are anyone's; a hand's deck, its cards and
+its replay become public once it ends, or once its match ends with it unfinished
+(``is_revealed``). The public views name the players who played each hand, not
+those seated now. A seat's own table is built on these (``tables``), never the
+other way round.
 """
 
 from __future__ import annotations
@@ -11,16 +13,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from django.utils import timezone
+
 from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep, ReviewMark
-from games.contract.tables import Automatic, MoveView
+from games.contract.tables import Automatic, MoveView, SeatView
 from games.engine import Card, Hand, deal, parse_action, parse_cards, replay
 from games.models import Event, Match, Player, Seat
 from games.models import Hand as HandRow
 from games.services.plumbing import state
-from games.services.read.tables import role_names, seat_views
 
 DEAL_PLACES = ("captain", "box")  # hand.py ``deal``: the captain first, then in turn
 PLAYER_FIELDS = ("box_player", "captain_player", "sitter_player", "winner_player")
+
+
+def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, ...]:
+    """The seats as anyone may see them: names, roles in ``hand_row``, scores, whether a
+    computer plays the seat, and a time off that has not ended."""
+    roles = role_names(hand_row) if hand_row else {}
+    now = timezone.now()
+    return tuple(
+        SeatView(
+            seat.player.display_name,
+            seat.position,
+            roles.get(seat.position, ""),
+            seat.score,
+            seat.player.is_computer or seat.autopilot,
+            seat.player.away_until if seat.player.away_until and seat.player.away_until > now else None,
+        )
+        for seat in seats
+    )
+
+
+def role_names(hand_row: HandRow) -> dict[int, str]:
+    """Each seat's role in a hand, by name: ``{0: "box", 1: "captain", 2: "sitter"}``."""
+    return {seat: role.value for seat, role in hand_row.roles.by_seat().items()}
 
 
 def is_revealed(match: Match, hand_row: HandRow) -> bool:

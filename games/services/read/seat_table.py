@@ -17,8 +17,8 @@ from games.contract.table_page import LastResult, SeatTable
 from games.engine import parse_action, parse_cards, replay
 from games.models import Event, Match, Player, Seat
 from games.services.plumbing import state
-from games.services.read.public import PLAYER_FIELDS, hand_players, public_table_view
-from games.services.read.tables import role_names, seat_views, table_view, team_talk
+from games.services.read.public import PLAYER_FIELDS, hand_players, public_table_view, role_names, seat_views
+from games.services.read.tables import table_view, team_talk
 
 
 def seat_version(player: Player, code: str) -> str | None:

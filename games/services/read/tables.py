@@ -10,16 +10,15 @@ views, never from a hand directly.
 
 from __future__ import annotations
 
-from django.utils import timezone
-
 from games.contract import Notice
 from games.contract.advice import AdviceDeclined, AdviceReason, NoAdviceYet
 from games.contract.table_page import TeamLine
-from games.contract.tables import CardsView, LayoffView, MoveView, ResultView, SeatView, TableView
+from games.contract.tables import CardsView, LayoffView, MoveView, ResultView, TableView
 from games.engine import Card, Hand, Role, Settlement, best_arrangements, deadwood
 from games.engine.hand import Discard, Knock, Phase
 from games.models import Event, Match, Seat
 from games.models import Hand as HandRow
+from games.services.read.public import seat_views
 
 
 def cards_view(owner: str, cards: tuple[Card, ...] | list[Card]) -> CardsView:
@@ -30,27 +29,6 @@ def cards_view(owner: str, cards: tuple[Card, ...] | list[Card]) -> CardsView:
         tuple(sorted(arrangement.deadwood)),
         deadwood(cards),
     )
-
-
-def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, ...]:
-    roles = role_names(hand_row) if hand_row else {}
-    now = timezone.now()
-    return tuple(
-        SeatView(
-            seat.player.display_name,
-            seat.position,
-            roles.get(seat.position, ""),
-            seat.score,
-            seat.player.is_computer or seat.autopilot,
-            seat.player.away_until if seat.player.away_until and seat.player.away_until > now else None,
-        )
-        for seat in seats
-    )
-
-
-def role_names(hand_row: HandRow) -> dict[int, str]:
-    """Each seat's role in a hand, by name: ``{0: "box", 1: "captain", 2: "sitter"}``."""
-    return {seat: role.value for seat, role in hand_row.roles.by_seat().items()}
 
 
 def table_view(
