@@ -32,7 +32,7 @@ its own. It prints, with the machine's load average at the start and end:
   the server answered 200 must be in the event log, once.
 * **The deadline scan** with 100,000 running matches of which 1,000 are due
   (a million with ``--scale``), seeded by one ``INSERT ... SELECT``: the clock
-  scan's own query (``automation.next_due``: the next due match, locked with
+  scan's own query (``clock_scan.next_due``: the next due match, locked with
   SKIP LOCKED) run until it has found all 1,000, in a transaction rolled back
   after each pass; the time to find one, and all of them.
 * **Pages** (``--pages``) with 10,000 finished matches and 1,000 players
@@ -180,7 +180,7 @@ class Game:
     def next_move(self, knock: bool):
         """A knock when one is allowed and ``knock``, else the move of a player who is away."""
         from games.engine import Knock
-        from games.services.write.automation import safe_move
+        from games.services.write.computer_moves import safe_move
 
         if knock:
             knocks = [a for a in self.hand.legal_actions() if isinstance(a, Knock)]
@@ -779,14 +779,14 @@ def time_scan(repeat: int = 5) -> dict:
     from django.db import transaction
     from django.utils import timezone
 
-    from games.services.write import automation
+    from games.services.write import clock_scan
 
-    clock = automation.CLOCKS[0]  # deadlines
+    clock = clock_scan.CLOCKS[0]  # deadlines
     times, found = [], 0
     for _ in range(repeat):
         with transaction.atomic():
             began, due, found = time.perf_counter(), None, 0
-            while (due := automation.next_due(clock, timezone.now(), due)) is not None:
+            while (due := clock_scan.next_due(clock, timezone.now(), due)) is not None:
                 found += 1
             times.append(time.perf_counter() - began)
             transaction.set_rollback(True)
@@ -988,7 +988,7 @@ def main() -> None:
             seeded = time.perf_counter() - began
             result = time_scan()
             print_table(
-                f"Deadline scan (automation.next_due until none is left): {total:,} running matches, "
+                f"Deadline scan (clock_scan.next_due until none is left): {total:,} running matches, "
                 f"1,000 due (seeded in {seeded:.1f} s)",
                 ["all due, first ms", "all due, median ms", "per match ms", "found"],
                 [[f1(result["first"]), f1(result["median"]), f"{result['per_match']:.2f}", result["found"]]],

@@ -275,8 +275,8 @@ def play_real_matches() -> None:
 
     from games.models import Match
     from games.services import handle
-    from games.services.write import automation
-    from games.services.write.play import load_table
+    from games.services.write import computer_moves
+    from games.services.write.locked_table import load_table
     from games.services.write.players import terminal_player
 
     say("playing two real matches")
@@ -290,10 +290,10 @@ def play_real_matches() -> None:
         moves = 0
         while Match.objects.get(pk=match.pk).status == Match.Status.RUNNING and (stop is None or moves < stop):
             moves += 1
-            if automation.play_computer_move(match.pk):
+            if computer_moves.play_computer_move(match.pk):
                 continue
             with transaction.atomic():
-                move = automation.safe_move(load_table(match.pk).hand)
+                move = computer_moves.safe_move(load_table(match.pk).hand)
             handle(player, str(move), "terminal")
     Match.objects.filter(pk=match.pk).update(is_open=False)
     lobby = handle(terminal_player("waiting", "Waiting Player"), "new", "terminal").split("#", 1)[1].split()[0]

@@ -16,8 +16,8 @@ scrape time (``StateCollector``), so they are right whatever process died.
 
 The calls that count are few: where a command is answered
 (``services.commands``), a move applied (``services.play``), a message sent
-(``services.delivery``), a clock acted on (``services.automation``), a computer
-move played (``services.automation``), a webhook answered (gin3site/access.py)
+(``services.delivery``), a clock acted on (``services.clock_scan``), a computer
+move played (``services.computer_moves``), a webhook answered (gin3site/access.py)
 and a carrier reports an SMS (``services.sms_status``).
 """
 

@@ -302,7 +302,7 @@ class Match(models.Model):
         verbose_name = _("match")
         verbose_name_plural = _("matches")
         indexes = [
-            # The clock scan's (automation.next_due): the matches of a status whose
+            # The clock scan's (clock_scan.next_due): the matches of a status whose
             # moment has come, in the order they came, whatever the size of the table.
             models.Index(fields=["status", "deadline"], name="match_due_deadline"),
             models.Index(fields=["status", "remind_at"], name="match_due_reminder"),
@@ -761,7 +761,7 @@ class TimeOff(models.Model):
 
 class Report(models.Model):
     """A player's word to the moderators about a match (``report TEXT``). A match with
-    a report has its team chat open to the moderation desk (``visibility.event_text``)."""
+    a report has its team chat open to the moderation desk (``desk.event_text``)."""
 
     match = models.ForeignKey(Match, verbose_name=_("match"), on_delete=models.CASCADE, related_name="reports")
     reporter = models.ForeignKey(

@@ -10,7 +10,7 @@ The settings make the broker hand a task back if its worker dies
 - ``follow_up``: published once by each change that wrote messages or made a
   computer player's turn (``games.services.plumbing.scheduling``).
 - ``scan_clocks``: beat runs it every ``GIN3_CLOCK_SECONDS``; it acts on the
-  deadlines and reminders that have come (``automation.scan_clocks``). A
+  deadlines and reminders that have come (``clock_scan.scan_clocks``). A
   computer move whose follow-up was lost is due by its deadline too.
 - ``review_hand``: published once by the change that finished a hand; it judges
   the people's moves of the hand and stores that once (``services.write.review``).
@@ -30,22 +30,22 @@ from __future__ import annotations
 from celery import shared_task
 
 from games.services.plumbing import delivery
-from games.services.write import automation, review
+from games.services.write import clock_scan, computer_moves, review
 
 
 @shared_task(soft_time_limit=120, time_limit=150)
-def follow_up(message_ids: list[int], computer_moves: list[tuple[int, int]]) -> int:
+def follow_up(message_ids: list[int], moves_due: list[tuple[int, int]]) -> int:
     """Deliver a change's messages and play the computer move it made due; return how
     many messages were sent here.
 
     A change publishes this once (``games.services.plumbing.scheduling``): to the computer queue when
     it made a computer move due, and then the messages go on to the delivery queue
     first, so that a backlog of deliveries never holds a computer move back."""
-    if computer_moves:
+    if moves_due:
         if message_ids:
             deliver_messages.delay(message_ids)
-        for match_id, version in computer_moves:
-            automation.play_computer_move(match_id, version)
+        for match_id, version in moves_due:
+            computer_moves.play_computer_move(match_id, version)
         return 0
     return delivery.deliver_messages(message_ids)
 
@@ -59,13 +59,13 @@ def deliver_messages(message_ids: list[int]) -> int:
 @shared_task(soft_time_limit=30, time_limit=60)
 def scan_clocks() -> dict[str, int]:
     """Act on the deadlines and reminders that have come."""
-    return automation.scan_clocks()
+    return clock_scan.scan_clocks()
 
 
 @shared_task(soft_time_limit=30, time_limit=60)
 def play_computer_move(match_id: int, version: int) -> bool:
     """A computer player (or the autopilot of a player who kept missing turns) is to move."""
-    return automation.play_computer_move(match_id, version)
+    return computer_moves.play_computer_move(match_id, version)
 
 
 @shared_task(soft_time_limit=100, time_limit=110)

@@ -211,7 +211,7 @@ def human_move(match_id: int, player_id: int, version: int):
     from games.engine import Knock
     from games.models import Match
     from games.services.plumbing import state
-    from games.services.write import automation
+    from games.services.write import computer_moves
 
     with transaction.atomic():
         match = Match.objects.get(pk=match_id)
@@ -224,7 +224,7 @@ def human_move(match_id: int, player_id: int, version: int):
     knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
     if knocks:
         return min(knocks, key=lambda knock: hand.count_after_discard(knock.card))
-    return automation.safe_move(hand)
+    return computer_moves.safe_move(hand)
 
 
 def play(fake, poster: Poster, count: int, target: int, clock: str, timeout: float, cluster: Cluster) -> dict:

@@ -17,7 +17,7 @@ from games.models import Hand, Match
 from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import computer_moves, locked_table
 
 
 def match_record(match: Match) -> dict:
@@ -33,7 +33,7 @@ def match_record(match: Match) -> dict:
     views = []
     if match.status == Match.Status.RUNNING:
         with change():
-            table = play.load_table(match.pk)
+            table = locked_table.load_table(match.pk)
             views = [repr(table.view(seat.position)) for seat in match.seats.order_by("position")]
     page = Client(HTTP_HOST="localhost").get(f"/m/{match.code}/")
     return {
@@ -52,11 +52,11 @@ def play_on(match: Match) -> dict:
     """One more move in a running match: the computer's, or a safe one for the person to move."""
     seat = match.seats.select_related("player").get(position=match.turn_seat)
     if seat.player.is_computer or seat.autopilot:
-        moved = automation.play_computer_move(match.pk)
+        moved = computer_moves.play_computer_move(match.pk)
         how = "computer"
     else:
         with change():
-            move = str(automation.safe_move(play.load_table(match.pk).hand))
+            move = str(computer_moves.safe_move(locked_table.load_table(match.pk).hand))
         handle(seat.player, f"#{match.code} {move}", "terminal")
         moved, how = True, move
     after = Match.objects.get(pk=match.pk)

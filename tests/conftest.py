@@ -24,8 +24,9 @@ from games.models import Event, Hand, Match, Outbox, Player
 from games.services import handle
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
-from games.services.write import advice, automation, play
+from games.services.write import advice, computer_moves, locked_table
 from games.services.write.players import phone_player, telegram_player, terminal_player
+from tests.telegram_harness import Players, PollingBot, fake_telegram
 from tests.workers import REDIS_DB, with_redis_db
 
 # The tests, and every server or worker they start, run over plain HTTP on 127.0.0.1, as
@@ -136,6 +137,24 @@ def sms_user(db):
     return player
 
 
+# Telegram ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def tg(settings, monkeypatch):
+    """The fake Bot API, with the project pointed at it (``telegram_harness.fake_telegram``)."""
+    with fake_telegram(settings, monkeypatch) as fake:
+        yield fake
+
+
+@pytest.fixture
+def people(tg, monkeypatch):
+    """The real bot polling ``tg`` from a thread, and fake users acting through it."""
+    bot = PollingBot(monkeypatch).start()
+    yield Players(tg, bot)
+    bot.stop()
+
+
 # Matches ----------------------------------------------------------------------
 
 
@@ -178,7 +197,7 @@ def refresh(match: Match) -> Match:
 def run_computers(match: Match, limit: int = 500) -> int:
     """Let computer players move until a human is to move (or the match ends)."""
     moves = 0
-    while moves < limit and automation.play_computer_move(match.pk):
+    while moves < limit and computer_moves.play_computer_move(match.pk):
         moves += 1
     return moves
 
@@ -209,7 +228,7 @@ def mover(match: Match) -> Player:
 def engine_hand(match: Match):
     """The engine's hand now, as the services load it."""
     with change():
-        return play.load_table(match.pk).hand
+        return locked_table.load_table(match.pk).hand
 
 
 def events_of(match: Match, kind: str | None = None) -> list[Event]:
@@ -254,14 +273,14 @@ def rig(match: Match, captain: str, box: str, upcard: str, stock: str = "") -> H
 
 def legal_actions(match: Match) -> list[Action]:
     with change():
-        return play.load_table(match.pk).hand.legal_actions()
+        return locked_table.load_table(match.pk).hand.legal_actions()
 
 
 def best_action(match: Match) -> Action:
     """The move for whoever is to move: knock when he may (the lowest count),
     otherwise what the engine's strong computer player would do."""
     with change():
-        table = play.load_table(match.pk)
+        table = locked_table.load_table(match.pk)
         hand = table.hand
         knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
         if knocks:
@@ -272,7 +291,7 @@ def best_action(match: Match) -> Action:
 
 def safe_action(match: Match) -> Action:
     """A move that never ends the hand (pass, draw, the safest discard): what a timeout plays."""
-    return automation.safe_move(engine_hand(match))
+    return computer_moves.safe_move(engine_hand(match))
 
 
 def play_move(match: Match, choose=best_action) -> str:
@@ -291,5 +310,5 @@ def play_to_end(match: Match, human: Player, limit: int = 5000) -> Match:
         if mover(match) == human:
             handle(human, str(best_action(match)), "terminal")
         else:
-            assert automation.play_computer_move(match.pk)
+            assert computer_moves.play_computer_move(match.pk)
     raise AssertionError("the match did not end")

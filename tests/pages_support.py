@@ -13,8 +13,8 @@ from games.models import Hand, Match, Player, Seat
 from games.services import handle
 from games.services.plumbing.change import change
 from games.services.plumbing.state import commitment_of
-from games.services.write import automation, records
-from games.services.write.play import load_table
+from games.services.write import computer_moves, records
+from games.services.write.locked_table import load_table
 
 ASCII_CARD = re.compile(r"(?<![\w-])(?:10|[A2-9TJQK])[shdc](?![\w])")
 SYMBOL_CARD = re.compile(r"(10|[A2-9JQK])(?:<span class=\"suit\">)?([♠♥♦♣])")
@@ -39,10 +39,10 @@ def running_match(player: Player, options: str = "") -> Match:
 
 def step(match: Match, player: Player) -> None:
     """One move: a computer player's if one is to move, else the player's safe move."""
-    if automation.play_computer_move(match.pk):
+    if computer_moves.play_computer_move(match.pk):
         return
     with change():
-        move = automation.safe_move(load_table(match.pk).hand)
+        move = computer_moves.safe_move(load_table(match.pk).hand)
     handle(player, str(move), "terminal")
 
 

@@ -25,7 +25,7 @@ from games.models import Match, Outbox, Player
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
 from games.services.plumbing.delivery import deliver
-from games.services.write import play
+from games.services.write import locked_table, play
 from games.text import links
 from tests.fakes.telegram_api import FakeTelegram, FakeUser, SentMessage
 
@@ -41,8 +41,8 @@ SECRET = "s3cret-token_for-tests"
 @contextmanager
 def fake_telegram(settings, monkeypatch) -> Iterator[FakeTelegram]:
     """The fake Bot API, with the project's settings pointed at it (the bot's name
-    to be learned by getMe) and a fresh rate limiter; each test module makes it its
-    ``tg`` fixture."""
+    to be learned by getMe) and a fresh rate limiter: the ``tg`` fixture of
+    tests/conftest.py."""
     with FakeTelegram(username=BOT, max_poll_wait=0.5) as fake:
         settings.TELEGRAM_BOT_TOKEN = fake.token
         settings.TELEGRAM_API_URL = fake.url
@@ -185,7 +185,7 @@ def table_of(tg: FakeTelegram, user: FakeUser) -> SentMessage:
 
 def current_hand(match: Match) -> Hand:
     with change():
-        return play.load_table(match.pk).hand
+        return locked_table.load_table(match.pk).hand
 
 
 def choose(match: Match, buttons: list[str]) -> str:

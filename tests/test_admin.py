@@ -23,8 +23,8 @@ from games.models import Event, Match, Outbox, Player
 from games.services import ServiceError, handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.write import automation, moderation
-from games.services.write.play import load_table
+from games.services.write import clock_scan, computer_moves, moderation
+from games.services.write.locked_table import load_table
 from games.services.write.players import telegram_player, terminal_player
 from tests.conftest import engine_hand, refresh
 
@@ -76,7 +76,7 @@ def until_to_move(match: Match, player: Player) -> Match:
     """Let the computer players move until it is ``player``'s turn."""
     position = match.seats.get(player=player).position
     while Match.objects.get(pk=match.pk).turn_seat != position:
-        assert automation.play_computer_move(match.pk)
+        assert computer_moves.play_computer_move(match.pk)
     return Match.objects.get(pk=match.pk)
 
 
@@ -136,7 +136,7 @@ def test_pause_then_resume_restores_the_deadline(admin_client, match, ann):
 def test_a_paused_clock_is_not_enforced(admin_client, match):
     act(admin_client, "match", "pause", [match])
     assert refresh(match).deadline is None
-    assert automation.scan_clocks(now=timezone.now() + timedelta(days=30)) == {
+    assert clock_scan.scan_clocks(now=timezone.now() + timedelta(days=30)) == {
         "deadline": 0,
         "remind_at": 0,
         "lobby": 0,
@@ -147,13 +147,13 @@ def test_a_paused_clock_is_not_enforced(admin_client, match):
 def test_a_paused_match_holds_its_computer_players_until_resumed(admin_client, match, ann):
     """Moderation: while an admin looks into a match, nothing plays by itself."""
     match = until_to_move(match, ann)
-    handle(ann, str(automation.safe_move(engine_hand(match))), "terminal")
+    handle(ann, str(computer_moves.safe_move(engine_hand(match))), "terminal")
     if Match.objects.get(pk=match.pk).turn_seat == match.seats.get(player=ann).position:
-        handle(ann, str(automation.safe_move(engine_hand(match))), "terminal")
+        handle(ann, str(computer_moves.safe_move(engine_hand(match))), "terminal")
     act(admin_client, "match", "pause", [match])
-    assert not automation.play_computer_move(match.pk)
+    assert not computer_moves.play_computer_move(match.pk)
     act(admin_client, "match", "resume", [match], reason="all clear")
-    assert automation.play_computer_move(match.pk)
+    assert computer_moves.play_computer_move(match.pk)
 
 
 def test_extend_moves_the_deadline(admin_client, match, ann):
@@ -178,7 +178,7 @@ def test_replace_with_a_computer_player_who_then_moves(admin_client, match, ann)
     assert logged(match)
     assert told(ann)[-1].startswith(f"An admin gave your seat in #{match.code} to a computer player, {seat.player}.")
     assert "Ann replaced by" in logged(match).get_change_message()
-    assert automation.play_computer_move(match.pk)
+    assert computer_moves.play_computer_move(match.pk)
 
 
 def replace_page(client, match: Match) -> str:
@@ -315,9 +315,9 @@ def test_a_refusal_that_names_a_player_as_a_word_is_not_said_of_him_again(admin_
 
 def test_a_long_matchs_page_shows_its_newest_events_and_links_to_all_of_them(admin_client, match, ann):
     while match.events.count() <= 60:
-        if not automation.play_computer_move(match.pk):
+        if not computer_moves.play_computer_move(match.pk):
             with change():
-                move = automation.safe_move(load_table(match.pk).hand)
+                move = computer_moves.safe_move(load_table(match.pk).hand)
             handle(ann, str(move), "terminal")
     count = match.events.count()
     response = admin_client.get(reverse("admin:games_match_change", args=[match.pk]))
@@ -349,7 +349,7 @@ def test_an_old_button_is_refused_after_an_admin_action(admin_client, match, ann
     match = until_to_move(match, ann)
     act(admin_client, "match", "extend", [match], hours="1")
     with change():
-        move = automation.safe_move(load_table(match.pk).hand)
+        move = computer_moves.safe_move(load_table(match.pk).hand)
     moves = match.events.filter(kind="move").count()
     handle(ann, f"#{match.code}@{match.version} {move}", "terminal")
     assert match.events.filter(kind="move").count() == moves

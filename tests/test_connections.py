@@ -32,7 +32,7 @@ from games.management.commands.serve import web_command
 from games.models import Event, Match
 from games.services import handle
 from games.services.plumbing import state
-from games.services.write import automation
+from games.services.write import computer_moves
 from games.services.write.players import telegram_player
 from tests.fakes.telegram_api import FakeTelegram
 from tests.workers import database_url, worker_ports
@@ -149,7 +149,7 @@ def play(port: int, match: Match, users: dict, statuses: list[int]) -> None:
     for _move in range(MOVES_PER_MATCH):
         if hand.is_over:
             break
-        action = automation.safe_move(hand)
+        action = computer_moves.safe_move(hand)
         user = users[positions[hand.to_move.value]]
         body = json.dumps(user.message_update(str(action)))
         try:

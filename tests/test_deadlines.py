@@ -18,7 +18,7 @@ from games.contract.tables import Automatic
 from games.models import Event, Match
 from games.services import handle
 from games.services.plumbing.clocks import quiet_period
-from games.services.write import automation, moderation
+from games.services.write import clock_scan, moderation
 from tests.conftest import code_in, mover, refresh
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)
@@ -44,7 +44,7 @@ def timeouts(match: Match) -> int:
 
 def scan_at(clock, moment: datetime) -> dict[str, int]:
     clock.move_to(moment, tick=False)
-    return automation.scan_clocks()
+    return clock_scan.scan_clocks()
 
 
 def in_quiet(match: Match, moment: datetime | None) -> bool:

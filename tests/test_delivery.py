@@ -28,7 +28,7 @@ from games.services import handle
 from games.services.plumbing import delivery, outbox
 from games.services.plumbing.backends import Rejected, RetryLater, Unreachable, split_text
 from games.services.plumbing.change import change
-from games.services.write import automation
+from games.services.write import presence
 from games.services.write.players import phone_player, telegram_player
 from tests.conftest import code_in
 from tests.fakes import backends as scripted
@@ -193,14 +193,14 @@ def test_a_player_who_blocked_the_bot_is_marked_and_the_others_are_told(tess, al
     assert Player.objects.get(pk=tess.pk).telegram_blocked
     for other in (alice, bob):
         assert Outbox.objects.filter(recipient=other, kind="unreachable", text__contains="Tess").count() == 1
-    assert automation.player_unreachable(tess, "telegram") is False  # news once
+    assert presence.player_unreachable(tess, "telegram") is False  # news once
 
 
 def test_a_player_still_reachable_elsewhere_is_not_announced(tess, alice, bob):
     Player.objects.filter(pk=tess.pk).update(phone="+15550009999")
     code = code_in(handle(tess, "new", "telegram"))
     handle(alice, f"join {code}", "terminal")
-    assert automation.player_unreachable(Player.objects.get(pk=tess.pk), "telegram") is True
+    assert presence.player_unreachable(Player.objects.get(pk=tess.pk), "telegram") is True
     assert not Outbox.objects.filter(kind="unreachable").exists()
 
 

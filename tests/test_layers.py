@@ -144,6 +144,14 @@ def test_the_contract_imports_only_the_engine_and_the_standard_library():
         ("games.services.read", "games.services.write"),
         ("games.services.read", "games.services.commands"),
         ("games.services.write", "games.services.commands"),
+        # What anyone may see is never built from what one seat may see (his cards).
+        ("games.services.read.public", "games.services.read.tables"),
+        ("games.site", "games.services.read.tables"),
+        # A move never calls what plays by itself: a computer's move, a timeout and the
+        # clock scan come after the move's commit, each in a change of its own.
+        ("games.services.write.play", "games.services.write.computer_moves"),
+        ("games.services.write.play", "games.services.write.deadlines"),
+        ("games.services.write.play", "games.services.write.clock_scan"),
     ],
 )
 def test_a_layer_never_reaches_one_above_it(importer, imported):

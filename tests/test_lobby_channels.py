@@ -21,7 +21,6 @@ from games.services import handle
 from games.services.write.players import terminal_player
 from tests.conftest import code_in, player_in_role, refresh, rig
 from tests.fakes.twilio_api import sms_switched_on
-from tests.telegram_harness import Players, PollingBot, fake_telegram
 from tests.terminal_harness import assert_clean, play
 from tests.test_rematch import FINAL_GIN
 from tests.test_sms import SAM, THROUGH_TWILIO, deliver_all, text
@@ -38,19 +37,6 @@ def quiet_later() -> str:
 
 
 # Telegram --------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
-
-
-@pytest.fixture
-def people(tg, monkeypatch):
-    bot = PollingBot(monkeypatch).start()
-    yield Players(tg, bot)
-    bot.stop()
 
 
 @pytest.mark.any_database

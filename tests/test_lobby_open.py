@@ -14,7 +14,7 @@ import pytest
 
 from games.models import Event, Match
 from games.services import handle
-from games.services.write import automation, matchmaking
+from games.services.write import clock_scan, matchmaking
 from tests.conftest import code_in, outbox_of, refresh
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)
@@ -33,7 +33,7 @@ def open_match(player, text: str = "new open") -> Match:
 
 def scan(clock, moment: datetime) -> dict[str, int]:
     clock.move_to(moment, tick=False)
-    return automation.scan_clocks()
+    return clock_scan.scan_clocks()
 
 
 # open ---------------------------------------------------------------------------------

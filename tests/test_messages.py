@@ -19,7 +19,7 @@ from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing import delivery
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import computer_moves, deadlines, locked_table
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
 from games.text.style import deadline_text, duration_text
@@ -76,7 +76,7 @@ def test_a_timeout_that_draws_and_discards_sends_its_player_one_table_with_both_
     player = mover(match3)
     before = len(outbox_of(player))
     Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert automation.enforce_deadline(match3.pk)
+    assert deadlines.enforce_deadline(match3.pk)
     (moved,) = outbox_of(player)[before:]
     assert moved.kind == "moved"
     assert re.search(r": (draw|take \S+), d \S+ \(automatic: time ran out\)", moved.text), moved.text
@@ -95,7 +95,7 @@ def test_r3_2_a_suggestion_played_at_the_deadline_is_a_timeout_to_the_box(match3
     box, sitter = player_in_role(match3, Role.BOX), player_in_role(match3, Role.SITTER)
     handle(sitter, "suggest take", "terminal")
     Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert automation.enforce_deadline(match3.pk)
+    assert deadlines.enforce_deadline(match3.pk)
     seen = texts(box)[-1]
     assert "time ran out" in seen and "suggestion" not in seen
 
@@ -120,11 +120,11 @@ def test_a_sitter_who_says_advise_off_gets_no_tables_while_he_sits_out(match3):
 
 def test_a_player_back_from_autopilot_is_told_and_gets_the_table(match3):
     captain = mover(match3)
-    for _missed in range(automation.TIMEOUTS_BEFORE_AUTOPILOT):
+    for _missed in range(deadlines.TIMEOUTS_BEFORE_AUTOPILOT):
         while mover(match3) != captain:
             play_move(match3, safe_action)
         Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-        automation.enforce_deadline(match3.pk)
+        deadlines.enforce_deadline(match3.pk)
     assert match3.seats.get(player=captain).autopilot
     handle(captain, "score", "terminal")
     returned = outbox_of(captain, "returned")
@@ -241,7 +241,7 @@ def test_a_move_made_for_an_absent_player_reaches_him_though_newer_tables_wait(m
         play_move(match3, safe_action)  # pass, pass, draw and discard: the box is to draw
     player = mover(match3)
     Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert automation.enforce_deadline(match3.pk)
+    assert deadlines.enforce_deadline(match3.pk)
     for _move in range(4):
         play_move(match3, safe_action)  # the others play on while he is away
     backend = RecordingBackend()
@@ -253,10 +253,10 @@ def test_a_move_made_for_an_absent_player_reaches_him_though_newer_tables_wait(m
 def test_a_reminder_for_a_turn_that_has_moved_on_is_not_sent(match3):
     player = mover(match3)
     Match.objects.filter(pk=match3.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
-    assert automation.send_reminder(match3.pk)
+    assert deadlines.send_reminder(match3.pk)
     (reminder,) = outbox_of(player, "reminder")
     Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert automation.enforce_deadline(match3.pk)  # his time ran out before he read it
+    assert deadlines.enforce_deadline(match3.pk)  # his time ran out before he read it
     delivery.deliver_address("terminal", player.terminal_user, RecordingBackend())
     assert Outbox.objects.get(pk=reminder.pk).status == Outbox.Status.SUPERSEDED
     assert Outbox.objects.filter(recipient=player, kind="moved", status=Outbox.Status.SENT).exists()
@@ -294,7 +294,7 @@ class RecordingBackend:
 
 def test_a_paused_table_says_so_instead_of_your_move(match3):
     with change():
-        table = play.load_table(match3.pk)
+        table = locked_table.load_table(match3.pk)
         view = replace(table.view(table.mover), paused=True)
     for channel in ("sms", "telegram", "terminal"):
         text = render(view, channel).text
@@ -350,4 +350,4 @@ def test_while_an_admin_pauses_a_match_nobody_moves_and_everyone_is_told_why(mat
     reply = handle(mover(match3), "pass", "terminal")
     assert "paused by an admin" in reply
     assert snapshot(match3) == before
-    assert not automation.play_computer_move(match3.pk)
+    assert not computer_moves.play_computer_move(match3.pk)

@@ -25,7 +25,8 @@ from games.services.plumbing import delivery
 from games.services.plumbing.backends import RetryLater, Unreachable
 from games.services.plumbing.change import change
 from games.services.plumbing.outbox import send
-from games.services.write import automation
+from games.services.write import clock_scan
+from games.services.write.computer_moves import play_computer_move
 from tests.conftest import mover, safe_action
 from tests.fakes import backends as scripted
 from tests.metrics_support import sample
@@ -95,7 +96,7 @@ def test_a_computer_move_is_counted_and_timed(match_vs_computers, django_capture
         handle(mover(match), str(safe_action(match)), "terminal")
     made = computer_moves(match)
     with django_capture_on_commit_callbacks(execute=True):
-        assert automation.play_computer_move(match.pk)
+        assert play_computer_move(match.pk)
     moves = computer_moves(match) - made  # its commit may hand the turn to the next computer, which moves too
     assert moves >= 1
     assert sample("gin3_computer_move_seconds_count") == timed + moves
@@ -110,7 +111,7 @@ def test_how_late_a_deadline_was_acted_on_is_observed(match3):
     Match.objects.filter(pk=match3.pk).update(deadline=timezone.now() - timedelta(seconds=40))
     count = sample("gin3_clock_lag_seconds_count", clock="deadline")
     late = sample("gin3_clock_lag_seconds_sum", clock="deadline")
-    assert automation.scan_clocks()["deadline"] == 1
+    assert clock_scan.scan_clocks()["deadline"] == 1
     assert sample("gin3_clock_lag_seconds_count", clock="deadline") == count + 1
     assert sample("gin3_clock_lag_seconds_sum", clock="deadline") - late >= 40
 

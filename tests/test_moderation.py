@@ -18,7 +18,7 @@ from django.utils import timezone, translation
 
 from games.models import Event, Match, Outbox, Player
 from games.services import handle
-from games.services.write import automation, moderation
+from games.services.write import computer_moves, moderation
 from games.text import moderation as moderation_words
 from tests.conftest import code_in, mover, refresh
 
@@ -38,7 +38,7 @@ def test_a_ban_gives_the_seat_to_a_computer_who_moves_at_once(match3):
 
     assert seat_of(match3, banned).autopilot
     assert refresh(match3).version > match3.version  # old buttons are refused; the computer is scheduled
-    assert automation.play_computer_move(match3.pk)
+    assert computer_moves.play_computer_move(match3.pk)
     move = Event.objects.filter(match=match3, kind="move").order_by("seq")[moves]
     assert move.data["automatic"] == "autopilot"
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games.models import Match
 from games.services import ServiceError
-from games.services.write import automation, moderation
+from games.services.write import computer_moves, moderation
 from tests.conftest import mover, refresh
 
 
@@ -45,18 +45,18 @@ def test_extend_adds_to_the_time_kept_by_the_pause(paused):
 def test_a_computer_put_in_a_paused_match_waits_for_the_resume(paused):
     position = refresh(paused).turn_seat
     moderation.replace_with_computer(paused, position, "root", "gone")
-    assert not automation.play_computer_move(paused.pk)
+    assert not computer_moves.play_computer_move(paused.pk)
     moderation.resume(paused, "root")
-    assert automation.play_computer_move(paused.pk)
+    assert computer_moves.play_computer_move(paused.pk)
 
 
 def test_a_player_banned_in_a_paused_match_is_played_for_after_the_resume(paused):
     banned = mover(paused)
     moderation.ban(banned, "root", "abuse")
     assert paused.seats.get(player=banned).autopilot
-    assert not automation.play_computer_move(paused.pk)
+    assert not computer_moves.play_computer_move(paused.pk)
     moderation.resume(paused, "root")
-    assert automation.play_computer_move(paused.pk)
+    assert computer_moves.play_computer_move(paused.pk)
 
 
 def test_a_paused_match_is_not_paused_twice(paused):

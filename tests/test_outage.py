@@ -25,7 +25,7 @@ from games.services.write.players import phone_player, telegram_player
 from tests.conftest import code_in, mover, refresh, run_computers, safe_action
 from tests.fakes.twilio_api import OUR_NUMBER, PUBLIC_URL, FakeTwilio, sign, sms_switched_on
 from tests.outage import DatabaseOutage
-from tests.telegram_harness import SECRET, PollingBot, fake_telegram
+from tests.telegram_harness import SECRET, PollingBot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,12 +38,6 @@ AGAIN = "gin3 could not take that, please send it again in a minute."
 def outage():
     with DatabaseOutage() as outage:
         yield outage
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
 
 
 def match_against_computers(player, channel: str) -> Match:

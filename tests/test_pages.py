@@ -19,9 +19,9 @@ from games.engine import parse_action, parse_cards, replay
 from games.models import Match, Player, PlayerMatch, PlayerRecord
 from games.services import handle
 from games.services.plumbing.change import change
-from games.services.read.visibility import public_match_view
+from games.services.read.public import public_match_view
 from games.services.write import moderation
-from games.services.write.play import load_table
+from games.services.write.locked_table import load_table
 from games.services.write.players import terminal_player
 from games.site.charts import line_chart
 

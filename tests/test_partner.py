@@ -21,17 +21,18 @@ from games.models import Event, Hand, Match, Outbox, Player, Strength
 from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.write import advice, automation, matches, play, review
-from tests.conftest import (
-    best_action,
-    code_in,
-    hand_row,
-    legal_actions,
-    mover,
-    outbox_of,
-    player_in_role,
-    refresh,
+from games.services.write import (
+    advice,
+    clock_scan,
+    computer_moves,
+    deadlines,
+    locked_table,
+    matches,
+    play,
+    review,
+    turns,
 )
+from tests.conftest import best_action, code_in, hand_row, legal_actions, mover, outbox_of, player_in_role, refresh
 
 REAL_CUT = play.cut_for_roles
 ALICE_CAPTAINS = 26  # a cut seed that gives seat 0 the captain, seat 1 the box, seat 2 the sitter
@@ -68,13 +69,13 @@ def until(match: Match, condition, person: Player, limit: int = 400) -> Match:
         if mover(match) == person:
             handle(person, str(best_action(match)), "terminal")
         else:
-            assert automation.play_computer_move(match.pk)
+            assert computer_moves.play_computer_move(match.pk)
     raise AssertionError("never came")
 
 
 def advised(match: Match) -> Match:
     """What the computer queue does after a change: here, the computer sitter's advice."""
-    assert not automation.play_computer_move(match.pk)
+    assert not computer_moves.play_computer_move(match.pk)
     return refresh(match)
 
 
@@ -126,14 +127,14 @@ def test_the_level_is_said_in_the_players_language(alice):
 def test_a_hard_computer_plays_its_moves_from_its_own_view(alice, monkeypatch):
     """It never sees a hidden card: every view it is given is ``bot_view``'s for the seat to move."""
     seen = []
-    real = automation.mover_view
+    real = computer_moves.mover_view
 
     def spying(table):
         view = real(table)
         seen.append((view, table.hand))
         return view
 
-    monkeypatch.setattr(automation, "mover_view", spying)
+    monkeypatch.setattr(computer_moves, "mover_view", spying)
     match = new_match(alice, "hard", "hard")
     until(match, lambda m: len(seen) >= 6 or mover(m) == alice, alice)
     for view, hand in seen:
@@ -142,8 +143,8 @@ def test_a_hard_computer_plays_its_moves_from_its_own_view(alice, monkeypatch):
 
 
 def test_the_autopilot_and_a_timeout_play_normal_or_better():
-    assert automation.AUTOPILOT_STRENGTH in (Strength.NORMAL, Strength.HARD)
-    assert automation.TIMEOUT_STRENGTH in (Strength.NORMAL, Strength.HARD)
+    assert computer_moves.AUTOPILOT_STRENGTH in (Strength.NORMAL, Strength.HARD)
+    assert deadlines.TIMEOUT_STRENGTH in (Strength.NORMAL, Strength.HARD)
 
 
 def test_make_play_offers_the_levels():
@@ -166,7 +167,7 @@ def test_r3_2_a_computer_sitter_suggests_on_each_of_a_persons_captain_turns(alic
     suggested = Event.objects.filter(hand=row, kind=Event.Kind.SUGGESTION).last()
     assert suggested.actor == player_in_role(match, Role.SITTER) and suggested.data["reason"] in set(Reason)
     assert outbox_of(alice, Outbox.Kind.SUGGESTION), "the captain sees it, with accept"
-    automation.play_computer_move(match.pk)  # once for the moment
+    computer_moves.play_computer_move(match.pk)  # once for the moment
     assert Event.objects.filter(hand=row, kind=Event.Kind.SUGGESTION).count() == 1
 
 
@@ -208,10 +209,10 @@ def waiting_captain(alice, settings) -> Match:
 def test_a_computer_captain_waits_for_its_sitters_advice(waiting_captain, alice):
     match = refresh(waiting_captain)
     with change():
-        table = play.load_table(match.pk)
-        assert play.waits_for_advice(table)
+        table = locked_table.load_table(match.pk)
+        assert turns.waits_for_advice(table)
     assert match.deadline > timezone.now() + timedelta(seconds=20)
-    assert match.pk not in automation.computers_to_move([match.pk]), "the terminal waits too"
+    assert match.pk not in computer_moves.computers_to_move([match.pk]), "the terminal waits too"
 
 
 def test_a_computer_captain_plays_a_suggestion_not_clearly_worse_than_its_own(waiting_captain, alice, monkeypatch):
@@ -221,8 +222,8 @@ def test_a_computer_captain_plays_a_suggestion_not_clearly_worse_than_its_own(wa
     monkeypatch.setattr(advice, "appraise", fake_appraise(own, worth))
     handle(alice, f"suggest {offered}", "terminal")
     match = refresh(waiting_captain)
-    assert match.deadline <= timezone.now() and match.pk in automation.computers_to_move([match.pk])
-    assert automation.play_computer_move(match.pk)
+    assert match.deadline <= timezone.now() and match.pk in computer_moves.computers_to_move([match.pk])
+    assert computer_moves.play_computer_move(match.pk)
     assert Event.objects.filter(match=match, kind=Event.Kind.MOVE).last().data["move"] == offered
     assert not outbox_of(alice, Outbox.Kind.TEAM)
 
@@ -234,7 +235,7 @@ def test_a_computer_captain_declines_a_clearly_worse_suggestion_in_one_line(wait
     own, offered = moves[0], moves[-1]
     monkeypatch.setattr(advice, "appraise", fake_appraise(own, {own: 1.0, offered: -2.5}))
     handle(alice, f"suggest {offered}", "terminal")
-    assert automation.play_computer_move(waiting_captain.pk)
+    assert computer_moves.play_computer_move(waiting_captain.pk)
     assert Event.objects.filter(match=waiting_captain, kind=Event.Kind.MOVE).last().data["move"] == own
     (told,) = outbox_of(alice, Outbox.Kind.TEAM)
     captain = player_in_role(waiting_captain, Role.CAPTAIN).display_name
@@ -249,29 +250,29 @@ def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that
     match = refresh(waiting_captain)
     hand = hand_row(match).number
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    automation.scan_clocks(among=[match.pk])
+    clock_scan.scan_clocks(among=[match.pk])
     match = until(refresh(match), sitter_advising(alice), alice)
     if hand_row(match).number == hand:
         with change():
-            assert not play.waits_for_advice(play.load_table(match.pk))
-        assert match.pk in automation.computers_to_move([match.pk])
+            assert not turns.waits_for_advice(locked_table.load_table(match.pk))
+        assert match.pk in computer_moves.computers_to_move([match.pk])
 
 
 def test_an_advising_sitter_is_waited_for_all_hand(waiting_captain, alice):
     moves = [str(action) for action in legal_actions(waiting_captain)]
     handle(alice, f"suggest {moves[0]}", "terminal")
-    assert automation.play_computer_move(waiting_captain.pk)
+    assert computer_moves.play_computer_move(waiting_captain.pk)
     match = until(refresh(waiting_captain), sitter_advising(alice), alice)
     if hand_row(match).number == hand_row(waiting_captain).number:
         with change():
-            assert play.waits_for_advice(play.load_table(match.pk))
+            assert turns.waits_for_advice(locked_table.load_table(match.pk))
 
 
 def test_without_advice_a_waiting_computer_captain_moves_at_its_deadline(waiting_captain):
     match = refresh(waiting_captain)
-    assert not automation.scan_clocks(among=[match.pk])["deadline"], "not before its wait is over"
+    assert not clock_scan.scan_clocks(among=[match.pk])["deadline"], "not before its wait is over"
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    automation.scan_clocks(among=[match.pk])
+    clock_scan.scan_clocks(among=[match.pk])
     assert refresh(match).version > match.version
 
 
@@ -305,7 +306,7 @@ def scripted(alice: Player, bob: Player, monkeypatch, advised: bool) -> tuple[li
         move = str(best_action(match))
         if advised:
             monkeypatch.setattr(advice, "appraise", fake_appraise(move))
-            automation.play_computer_move(match.pk)
+            computer_moves.play_computer_move(match.pk)
             assert hand_row(match).suggestion == move
             handle(alice, f"#{code} team why?", "terminal")
             handle(alice, f"#{code} accept", "terminal")
@@ -420,7 +421,7 @@ def test_finishing_a_hand_publishes_its_review(alice, settings, monkeypatch, dja
             if mover(match) == alice:
                 handle(alice, str(best_action(match)), "terminal")
             else:
-                automation.play_computer_move(match.pk)
+                computer_moves.play_computer_move(match.pk)
         if match.hands.filter(ended_at__isnull=False).exists():
             break
     ended = Hand.objects.get(match=match, ended_at__isnull=False)
@@ -451,8 +452,8 @@ def test_the_computer_sitters_answer_is_in_the_team_talk_of_the_table_page_in_th
     from django.utils import translation
 
     from bot.web.serialize import seat_table_json
+    from games.services.read.desk import event_text
     from games.services.read.seat_table import seat_table
-    from games.services.read.visibility import event_text
 
     match = advised(until(new_match(alice, "", ""), captain_to_move(alice), alice))
     handle(alice, "team why?", "terminal")

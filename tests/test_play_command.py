@@ -23,7 +23,7 @@ from games.engine import DECK
 from games.engine.hand import Phase
 from games.models import Event, Match, Outbox, Player
 from games.services import handle
-from games.services.write import automation, moderation
+from games.services.write import computer_moves, moderation
 from games.services.write.players import terminal_player
 from tests.conftest import best_action, code_in, engine_hand, mover, refresh, snapshot
 from tests.terminal_harness import Script, assert_clean, idle, play
@@ -48,7 +48,7 @@ def advance(match: Match, until: Callable[[Match], bool], limit: int = 300) -> M
         match = refresh(match)
         if until(match):
             if not mover(match).is_computer:
-                automation.play_computer_move(match.pk)  # a computer sitter's advice, if he captains
+                computer_moves.play_computer_move(match.pk)  # a computer sitter's advice, if he captains
             return refresh(match)
         handle(mover(match), str(best_action(match)), "terminal")
     raise AssertionError(f"not there after {limit} moves: {Event.objects.filter(match=match).count()} events")

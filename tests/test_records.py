@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from games.models import Hand, HeadToHead, Match, PlayerDay, PlayerMatch, PlayerRecord
 from games.services import handle
-from games.services.read.visibility import public_match_view
+from games.services.read.public import public_match_view
 from games.services.write import moderation, records
 
 from .conftest import code_in, play_move, player_in_role, refresh, rig

@@ -15,7 +15,7 @@ import pytest
 from games.engine import Role
 from games.models import Match
 from games.services import handle
-from games.services.write import automation
+from games.services.write import clock_scan
 from tests.conftest import code_in, events_of, outbox_of, player_in_role, refresh, rig, snapshot
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)
@@ -50,7 +50,7 @@ def finished(clock, match3) -> Match:
 
 def scan(clock, moment: datetime) -> dict[str, int]:
     clock.move_to(moment, tick=False)
-    return automation.scan_clocks()
+    return clock_scan.scan_clocks()
 
 
 # The offer ------------------------------------------------------------------------------

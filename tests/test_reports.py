@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.engine import Role
 from games.models import Event, Match, Report
 from games.services import handle
-from games.services.read.visibility import HIDDEN, event_text
+from games.services.read.desk import HIDDEN, event_text
 from games.services.write import moderation
 from tests.conftest import player_in_role, snapshot
 

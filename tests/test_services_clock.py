@@ -22,7 +22,7 @@ from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import clock_scan, computer_moves, deadlines, locked_table
 from tests.conftest import (
     code_in,
     events_of,
@@ -45,7 +45,7 @@ def expire(match: Match) -> None:
 
 def time_out(match: Match) -> bool:
     expire(match)
-    return automation.enforce_deadline(match.pk, refresh(match).version)
+    return deadlines.enforce_deadline(match.pk, refresh(match).version)
 
 
 def moves(match: Match) -> list[tuple[str, str]]:
@@ -58,7 +58,7 @@ def seat_of(match: Match, player):
 
 def test_nothing_happens_before_the_deadline(match3):
     before = snapshot(match3)
-    assert not automation.enforce_deadline(match3.pk)
+    assert not deadlines.enforce_deadline(match3.pk)
     assert snapshot(match3) == before
 
 
@@ -67,7 +67,7 @@ def test_a_deadline_task_for_an_older_version_does_nothing(match3):
     play_move(match3)
     expire(match3)
     before = snapshot(match3)
-    assert not automation.enforce_deadline(match3.pk, old)
+    assert not deadlines.enforce_deadline(match3.pk, old)
     assert snapshot(match3) == before
 
 
@@ -97,8 +97,8 @@ def test_r3_2_a_timed_out_turn_is_played_whole_as_a_computer_player_would_knocki
 
 def test_a_timed_out_turn_plays_the_computer_players_move_for_his_seat(match3):
     with change():
-        table = play.load_table(match3.pk)
-        wanted = automation.computer_choice(table, automation.TIMEOUT_STRENGTH)
+        table = locked_table.load_table(match3.pk)
+        wanted = computer_moves.computer_choice(table, deadlines.TIMEOUT_STRENGTH)
     assert time_out(match3)
     assert moves(match3)[0] == (str(wanted), "timeout")
 
@@ -145,7 +145,7 @@ def test_three_missed_turns_put_the_seat_on_autopilot_and_everyone_is_told(match
 def test_a_seat_on_autopilot_is_played_by_the_computer(match3):
     captain = miss_three_turns(match3)
     assert mover(match3) == captain
-    assert automation.play_computer_move(match3.pk)
+    assert computer_moves.play_computer_move(match3.pk)
     assert moves(match3)[-1][1] == "autopilot"  # said as made for him, not as his own
     assert events_of(match3, "move")[-1].actor is None
 
@@ -156,7 +156,7 @@ def test_a_player_a_computer_plays_for_gets_no_tables_only_results(match3):
     captain = miss_three_turns(match3)
     before = len(outbox_of(captain))
     for _move in range(40):
-        if not automation.play_computer_move(match3.pk):
+        if not computer_moves.play_computer_move(match3.pk):
             play_move(match3, safe_action)
     kinds = {message.kind for message in outbox_of(captain)[before:]}
     assert kinds <= {"result", "cut"}, kinds
@@ -168,32 +168,32 @@ def test_any_command_from_the_player_on_autopilot_brings_him_back(match3):
     seat = seat_of(match3, captain)
     assert (seat.timeouts_in_row, seat.autopilot) == (0, False)
     assert events_of(match3)[-1].kind == "returned"
-    assert not automation.play_computer_move(match3.pk)
+    assert not computer_moves.play_computer_move(match3.pk)
 
 
 def test_a_paused_match_does_not_time_out(match3):
     expire(match3)
     Match.objects.filter(pk=match3.pk).update(paused_at=timezone.now())
     before = snapshot(match3)
-    assert not automation.enforce_deadline(match3.pk)
+    assert not deadlines.enforce_deadline(match3.pk)
     assert snapshot(match3) == before
-    assert automation.scan_clocks()["deadline"] == 0
+    assert clock_scan.scan_clocks()["deadline"] == 0
     assert snapshot(match3) == before
 
 
 def test_a_missed_deadline_is_found_by_the_clock_scan(match3):
     captain = mover(match3)
     expire(match3)
-    assert automation.scan_clocks() == {"deadline": 1, "remind_at": 0, "lobby": 0, "rematch": 0}
+    assert clock_scan.scan_clocks() == {"deadline": 1, "remind_at": 0, "lobby": 0, "rematch": 0}
     assert match3.seats.get(player=captain).timeouts_in_row == 1
-    assert automation.scan_clocks() == {"deadline": 0, "remind_at": 0, "lobby": 0, "rematch": 0}
+    assert clock_scan.scan_clocks() == {"deadline": 0, "remind_at": 0, "lobby": 0, "rematch": 0}
 
 
 def test_the_clock_scan_acts_on_each_due_match_once_and_leaves_the_others(make_player):
     due, waiting = (match_of(*(make_player(f"{prefix}{n}") for n in range(3))) for prefix in ("a", "b"))
     expire(due)
     before = snapshot(waiting)
-    assert automation.scan_clocks()["deadline"] == 1
+    assert clock_scan.scan_clocks()["deadline"] == 1
     assert {automatic for _move, automatic in moves(due)} == {"timeout"}
     assert snapshot(waiting) == before
 
@@ -216,25 +216,25 @@ def test_r3_2_the_sitters_waiting_suggestion_is_played_at_the_deadline(match3):
 
 def test_the_reminder_is_sent_once_when_most_of_the_time_is_used(match3):
     captain = mover(match3)
-    assert automation.scan_clocks()["remind_at"] == 0
-    assert not automation.send_reminder(match3.pk)
+    assert clock_scan.scan_clocks()["remind_at"] == 0
+    assert not deadlines.send_reminder(match3.pk)
     Match.objects.filter(pk=match3.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
-    assert automation.scan_clocks()["remind_at"] == 1
-    assert not automation.send_reminder(match3.pk)
+    assert clock_scan.scan_clocks()["remind_at"] == 1
+    assert not deadlines.send_reminder(match3.pk)
     (reminder,) = outbox_of(captain, "reminder")
     assert f"it is your move in #{match3.code}" in reminder.text
 
 
 def test_a_computer_move_is_only_played_for_a_computer(match3):
     before = snapshot(match3)
-    assert not automation.play_computer_move(match3.pk)
+    assert not computer_moves.play_computer_move(match3.pk)
     assert snapshot(match3) == before
 
 
 def test_computer_players_play_on_until_the_human_is_to_move(match_vs_computers, alice):
     assert mover(match_vs_computers) == alice
     assert {automatic for _move, automatic in moves(match_vs_computers)} <= {"computer"}
-    assert not automation.play_computer_move(match_vs_computers.pk)
+    assert not computer_moves.play_computer_move(match_vs_computers.pk)
 
 
 def test_the_clock_scan_goes_on_from_where_it_got_to_among_matches_due_at_the_same_moment(make_player):
@@ -245,9 +245,9 @@ def test_the_clock_scan_goes_on_from_where_it_got_to_among_matches_due_at_the_sa
     moment = timezone.now() - timedelta(seconds=5)
     Match.objects.filter(pk__in=[first.pk, second.pk]).update(deadline=moment)
     with change():
-        seen = automation.next_due(automation.CLOCKS[0], timezone.now())
-        after = automation.next_due(automation.CLOCKS[0], timezone.now(), seen)
-        assert automation.next_due(automation.CLOCKS[0], timezone.now(), after) is None
+        seen = clock_scan.next_due(clock_scan.CLOCKS[0], timezone.now())
+        after = clock_scan.next_due(clock_scan.CLOCKS[0], timezone.now(), seen)
+        assert clock_scan.next_due(clock_scan.CLOCKS[0], timezone.now(), after) is None
     assert {seen[1], after[1]} == {first.pk, second.pk}
 
 

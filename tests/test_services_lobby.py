@@ -15,7 +15,7 @@ from django.utils import timezone
 from games.engine.hand import Phase
 from games.models import Match, Outbox, ProcessedUpdate
 from games.services import handle
-from games.services.write import automation
+from games.services.write import clock_scan
 from tests.conftest import code_in, engine_hand, events_of, hand_row, mover, outbox_of, refresh, snapshot
 
 
@@ -391,6 +391,6 @@ def test_r10_3_a_resignation_with_the_other_two_level_has_no_winner(match3, alic
 def test_a_match_that_waits_a_week_for_players_is_closed_and_its_players_told(alice):
     match = new_match(alice)
     Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert automation.scan_clocks()["lobby"] == 1
+    assert clock_scan.scan_clocks()["lobby"] == 1
     assert refresh(match).status == Match.Status.ABORTED
     assert "waited 7d for players" in outbox_of(alice, "over")[-1].text

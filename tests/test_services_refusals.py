@@ -18,7 +18,7 @@ from games.models import Match, Outbox
 from games.services.errors import ServiceError, StaleError
 from games.services.plumbing.change import change
 from games.services.plumbing.outbox import Letter
-from games.services.write import matches, moderation, play
+from games.services.write import locked_table, matches, moderation, play
 from tests.conftest import player_in_role, refresh, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -70,21 +70,21 @@ def test_r10_3_a_resignation_names_the_leader_of_the_other_two_as_winner(match3,
 def test_a_move_out_of_turn_names_whose_turn_it_is(match3):
     box = player_in_role(match3, Role.BOX)
     with change():
-        table = play.load_table(match3.pk)
+        table = locked_table.load_table(match3.pk)
         refusal = refusal_of(lambda: play.apply_move(table, table.position_of(box), table.hand.legal_actions()[0], box))
     assert refusal == moves.NotYourTurn(table.name(table.mover))
 
 
 def test_a_stale_version_is_refused_with_the_match_to_show_the_table_of(match3):
     with change(), pytest.raises(StaleError) as raised:
-        play.load_table(match3.pk, version=refresh(match3).version - 1)
+        locked_table.load_table(match3.pk, version=refresh(match3).version - 1)
     assert (raised.value.refusal, raised.value.code) == (moves.StaleMoment(match3.code), match3.code)
 
 
 def test_r5_1_an_illegal_move_carries_the_engines_reason(match3):
     captain = player_in_role(match3, Role.CAPTAIN)
     with change():
-        table = play.load_table(match3.pk)
+        table = locked_table.load_table(match3.pk)
         discard = Discard(table.hand.cards_of(Role.CAPTAIN)[0])
         refusal = refusal_of(lambda: play.apply_move(table, table.position_of(captain), discard, captain))
     assert isinstance(refusal, moves.IllegalMove)
@@ -106,7 +106,7 @@ def test_an_empty_extension_is_refused_and_changes_nothing(match3):
 def test_the_players_table_is_a_view_of_his_seat(match3):
     captain = player_in_role(match3, Role.CAPTAIN)
     with change():
-        table = play.load_table(match3.pk)
+        table = locked_table.load_table(match3.pk)
         view = table.view(table.position_of(captain))
     assert isinstance(view, TableView)
     assert (view.viewer, view.viewer_role, view.code) == (captain.display_name, "captain", match3.code)

@@ -30,7 +30,7 @@ from games.services.plumbing import state
 from games.services.plumbing.backends import Rejected, RetryLater, Unreachable
 from games.services.plumbing.change import change
 from games.services.plumbing.delivery import deliver
-from games.services.write import automation, linking, play
+from games.services.write import computer_moves, linking, locked_table, play
 from games.services.write.players import telegram_player
 from games.text.protocol import ProtocolError, parse
 from games.text.sms import is_gsm7, segments
@@ -436,7 +436,7 @@ def test_notify_sms_sends_turns_by_sms_and_notify_telegram_back(twilio, web, tes
     for _move in range(100):
         if notices.exists():
             break
-        if not automation.play_computer_move(match.pk):
+        if not computer_moves.play_computer_move(match.pk):
             handle(tess, choose(match), "sms")
     assert set(notices.values_list("channel", flat=True)) == {Outbox.Channel.TELEGRAM}
 
@@ -520,11 +520,11 @@ def test_delivery_to_a_number_twilio_says_opted_out_marks_the_player(twilio, web
 def choose(match: Match) -> str:
     """A sensible legal move for whoever is to move: the lowest knock, else a safe move."""
     with change():
-        hand = play.load_table(match.pk).hand
+        hand = locked_table.load_table(match.pk).hand
         knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
         if knocks:
             return str(min(knocks, key=lambda knock: hand.count_after_discard(knock.card)))
-        return str(automation.safe_move(hand))
+        return str(computer_moves.safe_move(hand))
 
 
 def test_a_whole_match_with_one_player_by_sms_one_on_telegram_and_a_computer(twilio, web, tess, monkeypatch):
@@ -546,7 +546,7 @@ def test_a_whole_match_with_one_player_by_sms_one_on_telegram_and_a_computer(twi
         if match.status != Match.Status.RUNNING:
             break
         with change():
-            table = play.load_table(match.pk)
+            table = locked_table.load_table(match.pk)
         mover = table.seat(table.mover).player
         sitter = table.seat(table.position_of_role(Role.SITTER)).player
         captain_to_move = table.hand.to_move is Role.CAPTAIN
@@ -556,7 +556,7 @@ def test_a_whole_match_with_one_player_by_sms_one_on_telegram_and_a_computer(twi
             assert said.startswith("Suggested to Tess")
             handle(tess, "accept", "telegram")
         elif mover.is_computer:
-            assert automation.play_computer_move(match.pk)
+            assert computer_moves.play_computer_move(match.pk)
         elif mover == sam:
             move = choose(match)
             replies = text(web, twilio, SAM, move)

@@ -28,8 +28,8 @@ from games.models import Match, Outbox, Player, Seat
 from games.services import handle
 from games.services.plumbing import state
 from games.services.plumbing.change import change
-from games.services.read.visibility import table_view
-from games.services.write import automation, linking, play
+from games.services.read.tables import table_view
+from games.services.write import computer_moves, deadlines, linking, locked_table, play, presence
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
 from games.text.sms import compact, fits, is_gsm7, segments
@@ -132,7 +132,7 @@ def table_views(names: tuple[str, str, str], deals: int = 60):
             for position in range(3):
                 yield table_view(match, seats, hand_row, hand, position, last), hand, position
             knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
-            action = knocks[0] if knocks and rng.random() < 0.3 else automation.safe_move(hand)
+            action = knocks[0] if knocks and rng.random() < 0.3 else computer_moves.safe_move(hand)
             mover = hand.to_move
             turn.append(MoveView(names[positions[mover]], str(action)))
             hand, _events = hand.apply(action)
@@ -255,7 +255,7 @@ def choose(hand: Hand) -> str:
     knocks = [action for action in hand.legal_actions() if isinstance(action, Knock)]
     if knocks:
         return str(min(knocks, key=lambda knock: hand.count_after_discard(knock.card)))
-    return str(automation.safe_move(hand))
+    return str(computer_moves.safe_move(hand))
 
 
 def catalogue(language: str) -> dict[str, list[str]]:
@@ -295,19 +295,19 @@ def catalogue(language: str) -> dict[str, list[str]]:
         match = Match.objects.get(code=code)
         while refresh(match).status == Match.Status.RUNNING:
             with change():
-                table = play.load_table(match.pk)
+                table = locked_table.load_table(match.pk)
             mover = table.seat(table.mover).player
             sitter = table.seat(table.position_of_role(Role.SITTER)).player
             if mover == sam and "reminder" not in done:
                 done.add("reminder")
                 Match.objects.filter(pk=match.pk).update(remind_at=timezone.now())
-                assert automation.send_reminder(match.pk)
+                assert deadlines.send_reminder(match.pk)
                 say("service error", "take" if table.hand.phase is Phase.DISCARD else "knock 7h")
             timeout = f"{'sam' if mover == sam else 'tess'}'s time ran out"
             if not mover.is_computer and timeout not in done and table.hand.turns:
                 done.add(timeout)
                 Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-                assert automation.enforce_deadline(match.pk)
+                assert deadlines.enforce_deadline(match.pk)
                 continue
             if sitter == sam and mover == tess and "sam advises" not in done:
                 done.add("sam advises")
@@ -318,7 +318,7 @@ def catalogue(language: str) -> dict[str, list[str]]:
                 handle(tess, f"suggest {choose(table.hand)}", "telegram")
                 handle(tess, "team a pair of kings", "telegram")
             if mover.is_computer:
-                automation.play_computer_move(match.pk)
+                computer_moves.play_computer_move(match.pk)
             elif mover == sam:
                 move = choose(table.hand)
                 say("result" if move.startswith("knock") else "table", move)  # a knock is answered by the result
@@ -329,7 +329,7 @@ def catalogue(language: str) -> dict[str, list[str]]:
             break
     assert done == wanted and dealt.exists()
     handle(tess, f"join {code_in(say('reply', 'new'))}", "telegram")
-    automation.player_unreachable(tess, "telegram")  # while they wait in the lobby
+    presence.player_unreachable(tess, "telegram")  # while they wait in the lobby
     for message in Outbox.objects.filter(channel=Outbox.Channel.SMS, address=sam.phone):
         texts[message.kind].append(message.text)
     return texts

@@ -24,7 +24,7 @@ from games.models import Event, Match, Outbox, Seat
 from games.services import handle
 from games.services.plumbing import clocks
 from games.services.plumbing.change import change
-from games.services.write import automation, play
+from games.services.write import computer_moves, deadlines, locked_table, play
 from games.services.write.players import telegram_player
 from tests.conftest import code_in, mover, play_move, player_in_role, refresh, run_computers, snapshot
 from tests.workers import BROKERS, RESULT, running_worker, wait_until
@@ -101,11 +101,11 @@ def test_a_move_made_just_before_the_deadline_wins_over_the_scan(worker, match, 
     or waits for it (SQLite: one writer); either way her turn stands and no timeout follows."""
     match = expire(match)
     with change():
-        table = play.load_table(match.pk)
+        table = locked_table.load_table(match.pk)
         result = tasks.scan_clocks.delay()
-        play.apply_move(table, table.mover, automation.safe_move(table.hand), alice)
+        play.apply_move(table, table.mover, computer_moves.safe_move(table.hand), alice)
         if table.hand.phase is Phase.DISCARD:  # she drew: her turn ends with her discard
-            play.apply_move(table, table.mover, automation.safe_move(table.hand), alice)
+            play.apply_move(table, table.mover, computer_moves.safe_move(table.hand), alice)
     assert result.get(**RESULT) == NO_CLOCK
     assert timeouts(match) == []
     assert alice_seat(match).timeouts_in_row == 0
@@ -162,14 +162,14 @@ def test_the_scan_plays_a_computer_move_whose_follow_up_was_lost(worker, match, 
 
 @pytest.mark.django_db(transaction=True)
 def test_three_timeouts_in_a_row_hand_the_seat_to_a_computer(worker, match):
-    for _missed in range(automation.TIMEOUTS_BEFORE_AUTOPILOT):
+    for _missed in range(deadlines.TIMEOUTS_BEFORE_AUTOPILOT):
         run_computers(match)
         match = expire(match)
         assert tasks.scan_clocks.delay().get(**RESULT)["deadline"] == 1
     assert alice_seat(match).autopilot
     assert Outbox.objects.filter(match=match, kind="autopilot").exists()
     while refresh(match).turn_seat != alice_seat(match).position:
-        assert automation.play_computer_move(match.pk)
+        assert computer_moves.play_computer_move(match.pk)
     assert tasks.play_computer_move.delay(match.pk, refresh(match).version).get(**RESULT) is True
 
 
@@ -269,7 +269,7 @@ def test_a_game_left_alone_finishes_by_itself(db, eager, clock):
     assert alice_seat(match).autopilot
     assert len([event for event in timeouts(match) if event.data["seat"] == alice_seat(match).position]) >= 3
     delivered = [message.kind for message in memory.sent]
-    assert delivered.count("reminder") == automation.TIMEOUTS_BEFORE_AUTOPILOT
+    assert delivered.count("reminder") == deadlines.TIMEOUTS_BEFORE_AUTOPILOT
     assert "autopilot" in delivered and "result" in delivered
     unsent = Outbox.objects.filter(channel="telegram").exclude(status=Outbox.Status.SENT)
     assert set(unsent.values_list("status", flat=True)) <= {Outbox.Status.SUPERSEDED}

@@ -32,16 +32,9 @@ from tests.telegram_harness import (
     choose,
     current_hand,
     deliver_all,
-    fake_telegram,
     fixed_deals,
     table_of,
 )
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import pytest
 
 from games.models import Event, Match
 from tests.fakes.telegram_api import FakeTelegram
-from tests.telegram_harness import Players, PollingBot, choose, fake_telegram, fixed_deals, table_of
+from tests.telegram_harness import Players, choose, fixed_deals, table_of
 from tests.test_telegram import start_match, typed
 
 pytestmark = pytest.mark.any_database
@@ -28,19 +28,6 @@ MESSAGE_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "
 MAX_CALLS_A_MOVE = 3.0  # its floor, counted in the test's docstring, is about 2.9 for this match
 MAX_NEW_MESSAGES_A_MOVE = 0.75
 RESULT = re.compile(r"#[A-Z0-9]{4,8}</b> hand \d+ over\.")  # a hand's result, which notifies who played it
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
-
-
-@pytest.fixture
-def people(tg, monkeypatch):
-    bot = PollingBot(monkeypatch).start()
-    yield Players(tg, bot)
-    bot.stop()
 
 
 def tables_with_live_buttons(tg: FakeTelegram, chat_id: int) -> list[int]:

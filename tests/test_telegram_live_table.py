@@ -19,15 +19,9 @@ from games.services import handle
 from games.services.plumbing import outbox
 from games.services.write.players import telegram_player
 from games.text.offers import ZONES_OF_LANGUAGE
-from tests.telegram_harness import deliver_all, fake_telegram
+from tests.telegram_harness import deliver_all
 
 TELEGRAM = "telegram"
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
 
 
 def on_telegram(number: int, name: str, language: str = "en") -> Player:

@@ -25,16 +25,10 @@ from django.utils import translation
 
 from bot.telegram import client
 from games.text import offers
-from tests.telegram_harness import PollingBot, fake_telegram
+from tests.telegram_harness import PollingBot
 from tests.test_translations import LANGUAGES, TYPED
 
 COMMANDS = [name for name, _description in offers.MENU]
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
 
 
 async def _register(tg) -> None:

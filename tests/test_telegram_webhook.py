@@ -12,24 +12,9 @@ from django.test import Client
 
 from games.models import Match, Outbox, Player, ProcessedUpdate
 from tests.fakes.telegram_api import FakeTelegram, FakeUser
-from tests.telegram_harness import (
-    BOT,
-    SECRET,
-    VisibilityCheck,
-    choose,
-    deliver_all,
-    fake_telegram,
-    fixed_deals,
-    table_of,
-)
+from tests.telegram_harness import BOT, SECRET, VisibilityCheck, choose, deliver_all, fixed_deals, table_of
 
 URL = "/telegram/webhook/"
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
 
 
 def post(update: object, secret: str | None = SECRET, body: bytes | None = None):

@@ -18,7 +18,7 @@ from games.models import Match, Outbox, TimeOff
 from games.services import handle
 from games.services.plumbing import delivery
 from games.services.plumbing.clocks import quiet_period
-from games.services.write import automation
+from games.services.write import clock_scan, computer_moves
 from tests.conftest import code_in, mover, outbox_of, play_move, player_in_role, refresh, safe_action, snapshot
 
 START = datetime(2025, 6, 10, 12, 0, tzinfo=UTC)
@@ -50,7 +50,7 @@ def seat_of(match: Match, player):
 
 def scan(clock, moment: datetime) -> dict[str, int]:
     clock.move_to(moment, tick=False)
-    return automation.scan_clocks()
+    return clock_scan.scan_clocks()
 
 
 def set_quiet(player, hours: str = "23-07", zone: str = "Europe/Skopje") -> None:
@@ -150,7 +150,7 @@ def test_away_stops_the_computer_that_played_his_seat_so_that_the_seat_waits_for
     seat = seat_of(table, player)
     assert not seat.autopilot and seat.timeouts_in_row == 0
     assert refresh(table).deadline == START + DAY + DAY
-    assert not automation.play_computer_move(table.pk)
+    assert not computer_moves.play_computer_move(table.pk)
 
 
 def test_more_time_off_than_is_left_is_refused_and_changes_nothing(clock, table):

@@ -23,8 +23,8 @@ from games.models import Hand as HandRow
 from games.models import Match, Outbox, Player, Seat
 from games.services import handle
 from games.services.plumbing import state
-from games.services.read.visibility import table_view
-from games.services.write import automation
+from games.services.read.tables import table_view
+from games.services.write import computer_moves
 from games.text.render import render
 from tests.conftest import best_action, code_in, hand_row, mover, refresh
 
@@ -170,6 +170,6 @@ def test_no_message_of_a_whole_match_shows_a_card_hidden_from_its_recipient(huma
             checked = check_new_messages(match, player, checked)
             handle(player, str(best_action(match)), channel)
         else:
-            assert automation.play_computer_move(match.pk)
+            assert computer_moves.play_computer_move(match.pk)
     assert match.status == Match.Status.FINISHED
     assert Outbox.objects.filter(recipient=player, kind="result").exists()

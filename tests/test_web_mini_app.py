@@ -17,24 +17,11 @@ from games.models import Match
 from games.services import handle
 from games.services.write.players import telegram_player
 from tests.fakes.telegram_api import FakeTelegram, _ApiError, _check_web_apps
-from tests.telegram_harness import Players, PollingBot, deliver_all, fake_telegram
+from tests.telegram_harness import deliver_all
 
 pytestmark = pytest.mark.any_database
 
 SITE = "https://gin3.example"
-
-
-@pytest.fixture
-def tg(settings, monkeypatch):
-    with fake_telegram(settings, monkeypatch) as fake:
-        yield fake
-
-
-@pytest.fixture
-def people(tg, monkeypatch):
-    bot = PollingBot(monkeypatch).start()
-    yield Players(tg, bot)
-    bot.stop()
 
 
 @pytest.fixture

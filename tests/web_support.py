@@ -12,7 +12,7 @@ from games.engine import Role
 from games.models import Match, Player
 from games.services import handle
 from games.services.plumbing.change import change
-from games.services.write.play import load_table
+from games.services.write.locked_table import load_table
 
 from .pages_support import ASCII_CARD, SYMBOL_CARD, cards_on
 

@@ -49,7 +49,7 @@ GROUP_CHAT = (20, 61.0)
 ALL_CHATS = (28, 1.0)
 MAX_CALLBACK_DATA = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # bytes
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
-TABLE_KEY = "table:"  # play.table_key: a table of a match
+TABLE_KEY = "table:"  # announcements.table_key: a table of a match
 # A table sent without the key (a move made for him, news a newer table must not replace
 # while it waits), and what ends a table's life: a hand's result, a match's end.
 TABLE_ENDS = (Outbox.Kind.MOVED, Outbox.Kind.RESULT, Outbox.Kind.OVER)

@@ -18,7 +18,7 @@ from telegram import CallbackQuery, Chat, ChatMember, ChatMemberUpdated, Message
 from games.contract.groups import CardsArePrivate
 from games.models import Player
 from games.services import handle, press
-from games.services.write import automation, groups, players
+from games.services.write import groups, players, presence
 from games.text.protocol import ProtocolError, parse
 from games.text.render import said
 
@@ -134,7 +134,7 @@ def _membership(update: ChatMemberUpdated) -> None:
         return
     player = Player.objects.filter(telegram_user_id=update.from_user.id).first()
     if player is not None:
-        automation.player_unreachable(player, CHANNEL)
+        presence.player_unreachable(player, CHANNEL)
 
 
 def _player(user: User, chat: Chat) -> Player:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from games.services.write import automation
+from games.services.write import clock_scan, computer_moves
 
 # Computer moves per match in one call: a match a computer plays alone (the
 # player on autopilot) goes on in steps, and what it says is shown in between.
@@ -25,9 +25,9 @@ def do_due_work(match_ids: Collection[int]) -> int:
     if not match_ids:
         return 0
     done = 0
-    for match_id in automation.computers_to_move(match_ids):
+    for match_id in computer_moves.computers_to_move(match_ids):
         moves = 0
-        while moves < MOVES_PER_CALL and automation.play_computer_move(match_id):
+        while moves < MOVES_PER_CALL and computer_moves.play_computer_move(match_id):
             moves += 1
         done += moves
-    return done + sum(automation.scan_clocks(among=match_ids).values())
+    return done + sum(clock_scan.scan_clocks(among=match_ids).values())

@@ -1,7 +1,7 @@
 """A seat's table as the page's JSON: the views of ``games.services.read.seat_table``, field by field.
 
 Nothing is added here: every card in the JSON is a card of a view, and the views
-hold only what the seat may see (``games.services.read.visibility``). Cards are written
+hold only what the seat may see (``games.services.read.tables``). Cards are written
 as players type them (``7h``, ``Th``); moments in UTC (ISO 8601), for the page to
 say in the device's own zone.
 """

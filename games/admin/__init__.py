@@ -5,8 +5,8 @@ actions of its page, each a form (``games.admin.forms``) that calls a service fu
 (``games.services.write.moderation``) and writes Django's admin log. The secret
 parts of a hand in play (its deck and salt, a suggestion, the messages that
 show a player's cards) are shown only once they are public
-(``games.services.read.visibility``), and no list is filtered, searched or sorted
-on them (``games.admin.lookups``).
+(``games.services.read.public`` and ``games.services.read.desk``), and no list
+is filtered, searched or sorted on them (``games.admin.lookups``).
 
 One module per page of the desk; importing this package registers them all.
 """

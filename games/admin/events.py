@@ -1,11 +1,11 @@
-"""The desk's event log, newest first, each event's data as ``visibility.event_text`` words it."""
+"""The desk's event log, newest first, each event's data as ``desk.event_text`` words it."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from games.services.read.visibility import event_text
+from games.services.read.desk import event_text
 
 from ..models import Event
 from .base import DeskAdmin

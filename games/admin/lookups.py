@@ -11,7 +11,7 @@ suggestion, a message's text and buttons, an event's data, a link code, a sign-i
 link's token. Such
 a request is refused with a 400, as Django refuses any lookup it does not
 allow; what is shown of those fields, and when, is decided by
-``games.services.read.visibility``.
+``games.services.read.public`` and ``games.services.read.desk``.
 
 A filter on a public field with a value its column cannot take (a word for a
 duration, a JSON containment on SQLite) is answered as Django answers any

@@ -1,6 +1,6 @@
 """The desk's matches: a match's seats, hands and newest events, and the actions on it
 (abort, adjudicate, pause, resume, extend, replace a player with a computer). A hand's
-deck and salt are shown only once the hand is public (``visibility.is_revealed``)."""
+deck and salt are shown only once the hand is public (``public.is_revealed``)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.admin import forms
-from games.services.read.visibility import event_text, is_revealed, role_names
+from games.services.read.desk import event_text
+from games.services.read.public import is_revealed, role_names
 
 from ..models import Event, Hand, Match, Seat
 from .base import ModeratedAdmin, ReadOnlyInline, moment

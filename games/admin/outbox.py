@@ -1,5 +1,5 @@
 """The desk's outbox: every message and how its delivery went, its text only as
-``visibility.message_text`` allows (never a one-time code or a sign-in link)."""
+``desk.message_text`` allows (never a one-time code or a sign-in link)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
 
-from games.services.read.visibility import message_text
+from games.services.read.desk import message_text
 
 from ..models import Outbox
 from .base import DeskAdmin
@@ -50,7 +50,7 @@ class OutboxAdmin(DeskAdmin):
 
     @admin.display(description=_("text"))
     def shown_text(self, message: Outbox) -> str:
-        """What ``visibility.message_text`` lets the desk read; never a phone's
+        """What ``desk.message_text`` lets the desk read; never a phone's
         one-time code, which would let whoever reads it link the phone, nor a
         sign-in link, which would let him play as its player."""
         if message.kind == Outbox.Kind.LINK_CODE:

@@ -1,6 +1,6 @@
 """The moderation desk's queue of reports (``report TEXT``): the waiting ones first, oldest first.
 
-A report opens its match's team chat to the desk (``visibility.event_text``):
+A report opens its match's team chat to the desk (``desk.event_text``):
 the report's page shows it beside the reporter's words, so that a moderator
 reads what was said where it may have happened.
 """
@@ -16,7 +16,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games.services.read.visibility import event_text
+from games.services.read.desk import event_text
 from games.services.write import reports
 
 from ..models import Event, Report

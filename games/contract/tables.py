@@ -1,6 +1,6 @@
 """The table and the end of a hand, as one reader may see them (R3.2, R4.4).
 
-``games.services.read.visibility`` fills these with what their reader may know and
+``games.services.read.tables`` fills these with what their reader may know and
 nothing more; ``games.text.tables`` words them.
 """
 

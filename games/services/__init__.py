@@ -4,9 +4,11 @@
   (``answer``: the same, saying also whether it was refused, and why; ``press``:
   what a button will do, said before it is done).
 - ``matches``: create, join, add a computer player, leave, resign.
-- ``automation``: computer moves, reminders and deadlines.
+- ``computer_moves``, ``deadlines``, ``clock_scan``: what plays by itself: computer moves,
+  reminders and deadlines, and the scan that finds what is due.
 - ``moderation``: the admin's actions.
-- ``visibility``: what each player may see, decided here and nowhere else.
+- ``read``: what each reader may see, decided there and nowhere else: a seat (``tables``),
+  a player's list (``match_lines``), anyone (``public``), the moderators (``desk``).
 """
 
 from .commands import Answer, answer, handle, press

@@ -2,7 +2,7 @@
 table) and the lobby.
 
 Every page reads kept records (``games.services.write.records``) and the public
-views of ``games.services.read.visibility``, never a hand's deck or another
+views of ``games.services.read.public``, never a hand's deck or another
 player's cards: what anyone may see is decided there. Each page costs a fixed
 number of queries on indexed rows, whatever the number of matches stored:
 lists are cut into pages, and nothing is added up per request.
@@ -25,7 +25,7 @@ from django.views.decorators.http import require_GET
 
 from games.contract.public import PublicTableView
 from games.models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, PlayerRecord, Seat
-from games.services.read.visibility import public_live_view, public_match_view
+from games.services.read.public import public_live_view, public_match_view
 from games.services.write import signin
 from games.site.charts import line_chart
 from games.templatetags.gin3 import MOVE_WORDS

@@ -119,7 +119,7 @@ MOVE_NOTES = {Automatic.TIMEOUT: _("(time ran out)"), Automatic.COMPUTER: _("(co
 
 @register.filter
 def move(value) -> SafeString:
-    """A public move (``visibility.PublicMove``) in words, its card drawn as a card.
+    """A public move (``public.PublicMove``) in words, its card drawn as a card.
     A filter rather than an included template: a long hand has a hundred moves."""
     words = format_html("{}", str(MOVE_WORDS[value.action]) % {"name": value.name})
     if value.card is not None:

@@ -1,6 +1,6 @@
 """The table, the moves that led to it and the end of a hand, as each reader reads them.
 
-The views carry only what their reader may see (``games.services.read.visibility``
+The views carry only what their reader may see (``games.services.read``
 fills them), so nothing here can show a hidden card.
 """
 

@@ -13,7 +13,7 @@ import pytest
 from django.urls import reverse
 
 from games.models import Match, Player
-from games.services.read.visibility import public_match_view
+from games.services.read.public import public_match_view
 from games.services.write import moderation
 from games.services.write.players import terminal_player
 

@@ -27,7 +27,8 @@ from games.contract.tables import TableView
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import change
 from games.services.plumbing.ratelimit import Rule, shared_limiter
-from games.services.write import linking, moderation, play, signin
+from games.services.write import announcements, linking, moderation, signin
+from games.services.write.locked_table import load_table
 from games.text.protocol import Command, ProtocolError, parse
 from games.text.render import said
 
@@ -211,7 +212,7 @@ def _worth_sending(command: Command | None, reply: Reply, channel: str) -> Reply
 def _answer(player: Player, reply: Reply | None, channel: str, inline: bool) -> outbox.Letter | None:
     if reply is None:
         return None
-    replaces = play.table_key(reply.code) if isinstance(reply, TableView) else ""
+    replaces = announcements.table_key(reply.code) if isinstance(reply, TableView) else ""
     return outbox.reply(player, reply, channel, replaces=replaces, inline=inline)
 
 
@@ -241,5 +242,5 @@ def _with_table(player: Player, code: str, note: Notice) -> Reply:
     match = Match.objects.filter(code=code, status=Match.Status.RUNNING, seats__player=player).first()
     if match is None:
         return note
-    table = play.load_table(match.pk)
+    table = load_table(match.pk)
     return replace(table.view(table.position_of(player)), note=note)

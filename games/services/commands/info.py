@@ -6,8 +6,8 @@ from games.contract import matches as m
 from games.contract.groups import OnlyInAGroup
 from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView, is_hand_kind
 from games.services.plumbing import state
-from games.services.read.visibility import away_until, match_line
-from games.services.write import play
+from games.services.read.match_lines import away_until, match_line
+from games.services.write.locked_table import load_table
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
@@ -42,7 +42,7 @@ def status(player: Player, command: Command) -> Reply:
         return m.WaitingForPlayers(match.code, names)
     if match.status != Match.Status.RUNNING:
         return m.SeeTheScore(match.code)
-    table = play.load_table(match.pk)
+    table = load_table(match.pk)
     return table.view(seat.position)
 
 
@@ -53,7 +53,7 @@ def _lines(player: Player, seats: list[Seat] | None = None):
     lines = []
     for seat in seats[:MAX_LISTED]:
         acting = to_move(seat.match, seat) or sitter_advising(seat.match, seat)
-        hand = play.load_table(seat.match_id).hand if acting else None
+        hand = load_table(seat.match_id).hand if acting else None
         lines.append(match_line(seat, state.lock_table(seat.match_id)[1], hand))
     return tuple(lines), max(len(seats) - MAX_LISTED, 0)
 

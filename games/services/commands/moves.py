@@ -11,6 +11,7 @@ from games.contract.tables import Automatic
 from games.engine import Role, parse_action
 from games.services.plumbing import outbox, state
 from games.services.write import advice, play
+from games.services.write.locked_table import load_table
 from games.text.protocol import Command
 
 from ...models import Event, Outbox, Player
@@ -24,7 +25,7 @@ def move(player: Player, command: Command) -> Reply:
     """pass, take, draw, discard, knock: the reply is the table after it, or the
     hand's result if the move ended the hand."""
     seat = pick(player, command, to_move, RUNNING, playable(command))
-    table = play.load_table(seat.match_id, command.version)
+    table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is Role.SITTER:
         raise ServiceError(m.SitterSuggests(command.as_text()))
     result = play.apply_move(table, seat.position, parse_action(command.as_text()), player)
@@ -36,7 +37,7 @@ def suggest(player: Player, command: Command) -> Reply:
     sitter's answer is his own table, saying what he suggested (``answer`` words it alone
     where no table is edited in place)."""
     seat = pick(player, command, sitter_advising, RUNNING)
-    table = play.load_table(seat.match_id, command.version)
+    table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is not Role.SITTER:
         raise ServiceError(m.OnlySitterSuggests())
     if table.hand.to_move is not Role.CAPTAIN:
@@ -53,7 +54,7 @@ def suggest(player: Player, command: Command) -> Reply:
 def accept(player: Player, command: Command) -> Reply:
     """The captain plays the sitter's waiting suggestion."""
     seat = pick(player, command, to_move, RUNNING)
-    table = play.load_table(seat.match_id, command.version)
+    table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is not Role.CAPTAIN:
         raise ServiceError(m.OnlyCaptainAccepts())
     action = advice.waiting_suggestion(table)
@@ -75,19 +76,17 @@ def team(player: Player, command: Command) -> Reply:
     if _said_this_turn(match, hand_row, player) >= MAX_TEAM_MESSAGES:
         raise ServiceError(m.TooManyTeamMessages(MAX_TEAM_MESSAGES))
     message = command.text
-    state.append_event(
-        match, Event.Kind.TEAM, hand_row, player, text=message
-    )  # the desk reads it: visibility.event_text
+    state.append_event(match, Event.Kind.TEAM, hand_row, player, text=message)  # the desk reads it: desk.event_text
     outbox.send(partner, Outbox.Kind.TEAM, m.TeamMessage(match.code, player.display_name, message), match)
     if partner.is_computer and role is Role.CAPTAIN:
-        advice.answer_why(play.load_table(match.pk), player)
+        advice.answer_why(load_table(match.pk), player)
     return m.TeamSent(partner.display_name)
 
 
 def hint(player: Player, command: Command) -> Reply:
     """What the hard level would play now, and why: only against computers (fair play)."""
     seat = pick(player, command, lambda match, seat: to_move(match, seat) or sitter_advising(match, seat), RUNNING)
-    return advice.hint(play.load_table(seat.match_id, command.version), player)
+    return advice.hint(load_table(seat.match_id, command.version), player)
 
 
 def _said_this_turn(match, hand_row, player: Player) -> int:

@@ -14,7 +14,7 @@ What ``send`` may do, and what delivery does then:
   does not count as a failed attempt.
 - raise ``Unreachable(reason)``: the recipient blocked the bot, sent STOP, or
   the number does not exist. The message and the others waiting for that
-  address fail, and ``games.services.write.automation.player_unreachable`` marks
+  address fail, and ``games.services.write.presence.player_unreachable`` marks
   the player and tells the others in his matches.
 - raise ``Rejected(reason)``: the platform refuses this message itself (a bad
   request that no retry will fix). It fails at once and the next one goes.

@@ -44,11 +44,11 @@ UNFINISHED = (Outbox.Status.PENDING, Outbox.Status.SENDING)
 # Sent when nothing of the game waits for the address: team talk, and the answers to
 # commands typed in a Telegram group, which anyone there may flood (``groups.answer_command``).
 CHAT_KINDS = (Outbox.Kind.TEAM, Outbox.Kind.POINTER)
-TABLE_KEY = "table:"  # play.table_key: what a newer table of a match replaces
+TABLE_KEY = "table:"  # announcements.table_key: what a newer table of a match replaces
 LOST_WITH_WORKER = "its worker stopped while sending it"
 
 # What the game does when a player can't be reached on a channel any more: the write
-# side (automation.player_unreachable) registers itself here, as the outbox does with
+# side (presence.player_unreachable) registers itself here, as the outbox does with
 # the change, so that the plumbing imports nothing above it.
 unreachable_handlers: list[Callable[[Player, str], object]] = []
 

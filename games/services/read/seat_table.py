@@ -1,8 +1,8 @@
 """One seat's table, read for the table's page (``bot.web``): what its player may see now.
 
 A read, without a lock: the page asks often, and what it shows is the state
-committed last. Every part of it is a view of ``visibility``, which decides what a
-seat may see: his table (``TableView``: his cards, or the captain's for the sitter),
+committed last. Every part of it is a view of ``tables`` or ``public``, which
+decide what a seat may see: his table (``TableView``: his cards, or the captain's for the sitter),
 the hand so far as anyone saw it (``PublicMove``), the team talk he is part of, and
 the last hand's result, public once it ended. ``version`` is cheap to read on its
 own (``seat_version``), so that the page's polls cost one indexed query while
@@ -17,15 +17,8 @@ from games.contract.table_page import LastResult, SeatTable
 from games.engine import parse_action, parse_cards, replay
 from games.models import Event, Match, Player, Seat
 from games.services.plumbing import state
-from games.services.read.visibility import (
-    PLAYER_FIELDS,
-    hand_players,
-    public_table_view,
-    role_names,
-    seat_views,
-    table_view,
-    team_talk,
-)
+from games.services.read.public import PLAYER_FIELDS, hand_players, public_table_view, role_names, seat_views
+from games.services.read.tables import table_view, team_talk
 
 
 def seat_version(player: Player, code: str) -> str | None:

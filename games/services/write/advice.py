@@ -1,7 +1,7 @@
 """A computer partner: the computer sitter's advice, the computer captain's reading of a
 person's advice, and the hints a learner gets against computers.
 
-The computer reads the same view a computer player gets (``automation.mover_view``,
+The computer reads the same view a computer player gets (``mover_view``,
 the engine's ``bot_view``): no card it may not see. What it says goes to its partner
 only, and what it plays is logged and shown like any computer move, so that the box
 learns nothing of the advice (R3.2).
@@ -26,7 +26,9 @@ from games.models import Outbox, Player, Strength
 from games.services.errors import ServiceError
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
-from games.services.write.play import Table, computer_advises, table_key
+from games.services.write.announcements import table_key
+from games.services.write.locked_table import Table
+from games.services.write.turns import computer_advises
 
 # A computer captain plays its sitter's suggestion unless, by its own evaluation, the
 # suggestion is worth more than this many points less than its own choice (a hand's
@@ -143,7 +145,7 @@ def tell_team(
     table: Table, speaker: Player, partner: Player, notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined
 ):
     """A computer partner's line of team talk: to its partner only, and in the hand's
-    team talk, which his table's page shows in his language (``visibility.team_talk``)."""
+    team talk, which his table's page shows in his language (``tables.team_talk``)."""
     outbox.send(partner, Outbox.Kind.TEAM, notice, table.match)
     fields = {key: value for key, value in asdict(notice).items() if key not in ("code", "name")}
     state.append_event(table.match, LogEvent.Kind.TEAM, table.hand_row, speaker, advice=type(notice).__name__, **fields)

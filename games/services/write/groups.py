@@ -1,7 +1,7 @@
 """Telegram groups that follow a match: the public table and the results, never a card in hand.
 
 A seated player links a group by typing ``group CODE`` in it. From then on
-the group gets what anyone may see (``visibility.public_table_view`` and the
+the group gets what anyone may see (``public.public_table_view`` and the
 hand results, which are public), in the language of the player who linked it.
 
 Anyone in a group may type commands there, and a group's sending budget is
@@ -23,7 +23,7 @@ from games.models import Hand as HandRow
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import change
 from games.services.plumbing.ratelimit import Rule, shared_limiter
-from games.services.read.visibility import public_table_view
+from games.services.read.public import public_table_view
 
 TELEGRAM = Outbox.Channel.TELEGRAM
 GROUP_REPLIES_PER_MINUTE = 3

@@ -26,7 +26,7 @@ from games.models import Match, Outbox, PhoneLink, Player
 from games.services.errors import ServiceError
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import change
-from games.services.write import automation, presence
+from games.services.write import presence
 from games.text.protocol import HELP_WORDS, OPT_IN_WORDS, OPT_OUT_WORDS, Command
 
 CODE_LIFETIME = timedelta(minutes=10)
@@ -177,7 +177,7 @@ def opt_out(player: Player) -> None:
     more until START. In his matches he is then like a player who blocked the
     Telegram bot: his turns go elsewhere if he can be reached elsewhere, and if
     not the others are told that the turn clock will play for him."""
-    automation.player_unreachable(player, Outbox.Channel.SMS)
+    presence.player_unreachable(player, Outbox.Channel.SMS)
     player.sms_opted_out = True
 
 

@@ -3,7 +3,7 @@
 Each action is one transaction that locks the match, changes it, appends an
 "admin" event (the action, the admin's username, the reason and details) and
 tells the players through the outbox. Every one bumps the match's version
-through ``play.save``, so that buttons shown before it are refused and the
+through ``turns.save``, so that buttons shown before it are refused and the
 computer player and the turn clock are scheduled for the new state.
 """
 
@@ -19,7 +19,8 @@ from games.models import Event, Match, Outbox, Player, Seat, Strength
 from games.services.errors import ServiceError
 from games.services.plumbing import clocks, outbox, state
 from games.services.plumbing.change import change
-from games.services.write import play, players, presence
+from games.services.write import play, players, presence, turns
+from games.services.write.locked_table import load_table
 
 UNFINISHED = (Match.Status.LOBBY, Match.Status.RUNNING)
 RUNNING = (Match.Status.RUNNING,)
@@ -104,7 +105,7 @@ def replace_with_computer(
 ) -> Player:
     """Put a new computer player in seat ``position`` for the rest of the match.
 
-    If that seat is to move, the computer moves: ``play.save`` schedules it as
+    If that seat is to move, the computer moves: ``turns.save`` schedules it as
     after any move."""
     with change():
         match = _lock(match, RUNNING)
@@ -151,7 +152,7 @@ def ban(player: Player, admin: str, reason: str = "", expires_at: datetime | Non
         for match in _locked_matches_of(player):
             _log(match, admin, "ban", reason, player=player.pk, expires=expires)
             _computer_takes_seat_of(player, match)
-            play.save(match)
+            turns.save(match)
         outbox.send(player, Outbox.Kind.ADMIN, ban_notice(player))
         return player
 
@@ -166,7 +167,7 @@ def _computer_takes_seat_of(player: Player, match: Match) -> None:
     """His seat's autopilot; the others hear that a computer plays for him, and not why."""
     notice = m.Suspended(player.display_name, match.code)
     if match.status == Match.Status.RUNNING:
-        table = play.load_table(match.pk)
+        table = load_table(match.pk)
         presence.hand_over(table, table.position_of(player), Outbox.Kind.AUTOPILOT, notice, tell_him=False)
         return
     seat = match.seats.get(player=player)  # a match not started: it will not wait on his clock
@@ -194,7 +195,7 @@ def unban(player: Player, admin: str, reason: str = "") -> Player:
                 match.seats.filter(player=player).update(autopilot=False)
             else:
                 running.append(match.code)
-            play.save(match)
+            turns.save(match)
         outbox.send(player, Outbox.Kind.ADMIN, m.Unbanned(tuple(running)))
         return player
 
@@ -239,6 +240,6 @@ def _log(match: Match, admin: str, action: str, reason: str, **details: state.JS
 
 def _save_and_tell(match: Match, notice: Notice) -> None:
     """Save the match with a new version and tell its players, each in his own language."""
-    play.save(match)
+    turns.save(match)
     for seat in state.seats_of(match):
         outbox.send(seat.player, Outbox.Kind.ADMIN, notice, match)

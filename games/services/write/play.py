@@ -1,91 +1,40 @@
-"""Playing a match: the start, every move, its end, and who is told what.
+"""Playing a match: its start, every move, the end of each hand and of the match.
 
-Each public function runs inside a change (``services.change``) that locks
-the match, checks the version where one is given, applies the move through
-the engine, appends the events, updates scores and the clock, and writes the
-messages. Moves from players, computer players, timeouts and admins all end
-in ``apply_move``.
+Each public function runs inside a change (``services.change``) on a locked
+table (``locked_table``): it applies the move through the engine, appends the
+events, updates the scores, starts the next turn (``turns``) and tells each
+player what he must hear of it (``announcements``). Moves from players, computer
+players, timeouts and admins all end in ``apply_move``.
 """
 
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
-from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 
 from games import metrics
-from games.contract.matches import CutForRoles, CutRound, NotRunning
-from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn, StaleMoment
-from games.contract.tables import Automatic, MoveView, ResultView
-from games.engine import Action, Hand, IllegalAction, Role, cut_for_roles
+from games.contract.matches import CutForRoles, CutRound
+from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn
+from games.contract.tables import Automatic, ResultView
+from games.engine import Action, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase, Take
-from games.models import Event, Match, Outbox, Player, Seat
-from games.models import Hand as HandRow
-from games.services.errors import ServiceError, StaleError
-from games.services.plumbing import clocks, outbox, state
+from games.models import Event, Match, Outbox, Player
+from games.services.errors import ServiceError
+from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
-from games.services.read.visibility import result_view, table_view
+from games.services.read.tables import result_view
 from games.services.write import groups, records
-
-SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
-
-
-@dataclass
-class Table:
-    """A locked match with everything a move needs, loaded once."""
-
-    match: Match
-    seats: list[Seat]
-    hand_row: HandRow
-    hand: Hand
-    moves: list[dict] = field(default_factory=list)  # the hand's logged moves, as the log has them
-
-    def seat(self, position: int) -> Seat:
-        return self.seats[position]
-
-    def position_of(self, player: Player) -> int:
-        """The seat of ``player``, who sits at this table."""
-        for seat in self.seats:
-            if seat.player_id == player.pk:
-                return seat.position
-        raise LookupError(f"{player} has no seat in match {self.match.code}")
-
-    def role_of(self, position: int) -> Role:
-        return self.hand_row.roles.role_of(position)
-
-    def position_of_role(self, role: Role) -> int:
-        return self.hand_row.roles.seat_of(role)
-
-    @property
-    def mover(self) -> int:
-        return self.position_of_role(self.hand.to_move)
-
-    def name(self, position: int) -> str:
-        return self.seats[position].player.display_name
-
-    def computer_plays(self, position: int) -> bool:
-        seat = self.seat(position)
-        return seat.player.is_computer or seat.autopilot
-
-    def view(self, position: int, last_moves: tuple[MoveView, ...] = ()):
-        """The table as the player in ``position`` may see it now."""
-        return table_view(self.match, self.seats, self.hand_row, self.hand, position, last_moves)
-
-
-def load_table(match_id: int, version: int | None = None) -> Table:
-    """Lock and load a running match; refuse a stale version."""
-    match, seats = state.lock_table(match_id)
-    if match.status != Match.Status.RUNNING:
-        raise ServiceError(NotRunning(match.code))
-    if version is not None and version != match.version:
-        raise StaleError(StaleMoment(match.code), match.code)
-    hand_row = state.hand_in_play(match)
-    moves = state.moves_of(hand_row)
-    return Table(match, seats, hand_row, state.load_hand(match, hand_row, moves), moves)
-
+from games.services.write.announcements import (
+    announce_turn,
+    move_view,
+    send_table,
+    tell_mover,
+    tell_sitter,
+    turn_so_far,
+)
+from games.services.write.locked_table import Table, begin_change
+from games.services.write.turns import computer_next, start_turn
 
 # Starting ------------------------------------------------------------------
 
@@ -96,7 +45,7 @@ def start(match: Match) -> None:
     roles, rounds = cut_for_roles(secrets.SystemRandom())
     names = {seat.position: seat.player.display_name for seat in seats}
     draws = [{str(position): str(card) for position, card in cut.draws.items()} for cut in rounds]
-    _begin_change(match)
+    begin_change(match)
     state.append_event(match, Event.Kind.CUT, rounds=draws, box=roles.box, captain=roles.captain, sitter=roles.sitter)
     match.status = Match.Status.RUNNING
     match.started_at = timezone.now()
@@ -116,11 +65,11 @@ def start(match: Match) -> None:
 
 def _begin_hand(table: Table) -> None:
     """Everyone gets his cards privately; the captain is to decide on the upcard."""
-    _start_turn(table)
+    start_turn(table)
     for seat in table.seats:
         if seat.position != table.mover and table.role_of(seat.position) is not Role.SITTER:
-            _send_table(table, seat.position, Outbox.Kind.DEAL)
-    _announce_turn(table, ())
+            send_table(table, seat.position, Outbox.Kind.DEAL)
+    announce_turn(table, ())
 
 
 # Moves ---------------------------------------------------------------------
@@ -140,7 +89,7 @@ def apply_move(
         after, _events = before.apply(action)
     except IllegalAction as error:
         raise ServiceError(IllegalMove(error.code, dict(error.params), error.message)) from None
-    _begin_change(table.match)
+    begin_change(table.match)
     data = {"move": str(action), "seat": position, "role": before.to_move.value}
     if automatic:
         data["automatic"] = automatic
@@ -158,159 +107,18 @@ def apply_move(
     if table.hand_row.suggestion:
         table.hand_row.suggestion = ""
         table.hand_row.save(update_fields=["suggestion"])
-    public = _move_view(table, data)
+    public = move_view(table, data)
     if after.is_over:
         return _finish_hand(table)
     if after.to_move is not before.to_move or after.phase in (Phase.UPCARD, Phase.DRAW):
-        _start_turn(table)
-        _tell_mover(table, position, automatic, public)
-        _announce_turn(table, _turn_so_far(table, public))
+        start_turn(table)
+        tell_mover(table, position, automatic, public)
+        announce_turn(table, turn_so_far(table, public))
     else:
-        _tell_mover(table, position, automatic, public)
-        _tell_sitter(table, (public,))
-        _computer_next(table)  # the second half of the turn
+        tell_mover(table, position, automatic, public)
+        tell_sitter(table, (public,))
+        computer_next(table)  # the second half of the turn
     return None
-
-
-def _tell_mover(table: Table, position: int, automatic: Automatic, public: MoveView) -> None:
-    """A player's own move is answered by the reply to his command; a move made
-    for him (a timeout, his autopilot) he hears of here."""
-    if not automatic.is_own:
-        _send_table(table, position, Outbox.Kind.MOVED, (public,))
-
-
-def _turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
-    """What the player who just moved did in his whole turn: how he took his card, then this."""
-    if table.hand.phase is not Phase.DRAW or table.hand.turns == 0:
-        return (public,)
-    taking, _discard = _recent_moves(table, 2)
-    return (taking, public) if taking.move in ("take", "draw") else (public,)
-
-
-def _start_turn(table: Table) -> None:
-    """The turn's clock, a whole move's time in the mover's own time
-    (``clocks.set_turn_clock``); a computer player is moved after the commit."""
-    match = table.match
-    match.turn_seat = table.mover
-    clocks.set_turn_clock(match, table.seat(table.mover), timedelta(seconds=match.move_seconds), timezone.now())
-    _computer_next(table)
-
-
-def _computer_next(table: Table) -> None:
-    """What a computer does next, after the commit: it moves, or as a sitter it advises
-    the person who captains. A computer captain whose sitter is a person who advises
-    waits ``advice_wait`` for his suggestion first: the clock scan moves it then, or
-    his suggestion does (``advice.record_suggestion``)."""
-    match = table.match
-    if match.is_paused:
-        return
-    if waits_for_advice(table):
-        match.deadline = timezone.now() + advice_wait()
-    elif table.computer_plays(table.mover) or computer_advises(table):
-        current().computer_move(match)
-
-
-def advice_wait() -> timedelta:
-    return timedelta(seconds=settings.GIN3_ADVICE_WAIT_SECONDS)
-
-
-def computer_advises(table: Table) -> bool:
-    """A computer sitter has advice to give: a person captains, and it is his move."""
-    if table.hand.to_move is not Role.CAPTAIN or table.hand.is_over:
-        return False
-    sitter = table.seat(table.position_of_role(Role.SITTER))
-    return sitter.player.is_computer and not table.computer_plays(table.mover)
-
-
-def waits_for_advice(table: Table) -> bool:
-    """A computer captain waits for a person sitter who advises (``advise on``), so that
-    his suggestion can come before it moves; once one has come, it waits no more. It
-    waits at its first decision of a hand, and at the others only if he has suggested
-    something this hand: a sitter who lets the hand go is not waited for at every turn."""
-    if table.hand.to_move is not Role.CAPTAIN or not advice_wait() or not table.computer_plays(table.mover):
-        return False
-    sitter = table.seat(table.position_of_role(Role.SITTER))
-    if sitter.player.is_computer or sitter.autopilot or not sitter.player.advises:
-        return False
-    if table.hand_row.suggestion_version == table.match.version and table.hand_row.suggestion:
-        return False
-    first = not any(move["role"] == Role.CAPTAIN.value for move in table.moves)
-    return first or table.hand_row.events.filter(kind=Event.Kind.SUGGESTION).exists()
-
-
-def _begin_change(match: Match) -> None:
-    """Every change gets a new version, which old buttons and late tasks are
-    checked against; it is taken first so that the messages the change writes
-    carry it on their buttons."""
-    match.version += 1
-
-
-def set_autopilot(table: Table, position: int, on: bool) -> None:
-    """A computer plays the seat from now on (``on``), or its player again: a new
-    version (old buttons and pending computer moves are void), and if the seat is
-    to move, its turn starts again for whoever plays it now."""
-    seat = table.seat(position)
-    seat.autopilot = on
-    seat.timeouts_in_row = seat.timeouts_in_row if on else 0
-    seat.save(update_fields=["autopilot", "timeouts_in_row"])
-    _begin_change(table.match)
-    if table.mover == position and not table.match.is_paused:
-        _start_turn(table)
-
-
-def save(match: Match) -> None:
-    """A change made outside a move (an admin's): a new version, and the computer
-    player to move, if one is, is scheduled as after any move."""
-    _begin_change(match)
-    if match.status == Match.Status.RUNNING and not match.is_paused and match.turn_seat is not None:
-        seat = match.seats.select_related("player").get(position=match.turn_seat)
-        if seat.player.is_computer or seat.autopilot:
-            current().computer_move(match)
-
-
-def _send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveView, ...] = ()) -> None:
-    """The table to one seat, unless he has no use for it: a seat a computer plays
-    for an absent player (he gets the results, and the table when he is back), or
-    a sitter who asked for no advice tables. A move made for him (``moved``) is news
-    that a newer table must not replace while it waits: he would never learn what
-    was played in his name."""
-    seat = table.seat(position)
-    if seat.autopilot or (kind == Outbox.Kind.ADVISE and not seat.player.advises):
-        return
-    replaces = "" if kind == Outbox.Kind.MOVED else table_key(table.match.code)
-    outbox.send(seat.player, kind, table.view(position, last_moves), table.match, replaces=replaces)
-
-
-def table_key(code: str) -> str:
-    """What a newer table of match ``code`` replaces: edited in place on Telegram, skipped when queued."""
-    return f"table:{code}"
-
-
-def _announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
-    """The player to move is told once, with his cards and his options. The
-    sitter follows his captain's hand: at each of the captain's turns he sees
-    the moves since the last one, the captain's own discard included."""
-    _send_table(table, table.mover, Outbox.Kind.TURN, last_moves)
-    if table.hand.to_move is Role.CAPTAIN:
-        _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, _recent_moves(table, SINCE_CAPTAIN))
-    groups.tell_table(table.match, table.seats, table.hand_row, table.hand, last_moves)
-
-
-def _tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
-    """Within the captain's turn (he took a card), the sitter sees it, to advise
-    on the discard; a computer captain waits for it only when it waits for advice."""
-    if table.hand.to_move is Role.CAPTAIN and (not table.computer_plays(table.mover) or waits_for_advice(table)):
-        _send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, last_moves)
-
-
-def _recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
-    """The hand's last ``count`` moves, oldest first, as everyone saw them."""
-    return tuple(_move_view(table, data) for data in table.moves[-count:])
-
-
-def _move_view(table: Table, data: dict) -> MoveView:
-    """A logged move as everyone hears of it."""
-    return MoveView(table.name(data["seat"]), data["move"], Automatic(data.get("automatic", "")), data.get("taken", ""))
 
 
 def _finish_hand(table: Table) -> ResultView:

@@ -1,10 +1,11 @@
 """A player who is gone, and back: a computer plays his seat meanwhile.
 
 A seat goes to a computer (``Seat.autopilot``) when its player misses three
-turns in a row, can't be reached any more (he blocked the bot, sent STOP) or
-is banned; he gets it back with any command in that match, or by START. While
-a computer plays for him he gets no tables (``play._send_table``), only the
-notices and the results; when he is back he gets the table as it is.
+turns in a row, can't be reached any more (delivery finds he blocked the bot or
+sent STOP: ``player_unreachable``) or is banned; he gets it back with any command
+in that match, or by START. While a computer plays for him he gets no tables
+(``announcements.send_table``), only the notices and the results; when he is
+back he gets the table as it is.
 """
 
 from __future__ import annotations
@@ -13,21 +14,22 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from games.contract import Notice
-from games.contract.presence import PlayerReturned, YouAreBackIn
+from games.contract.presence import PlayerReturned, Unreachable, UnreachableInLobby, YouAreBackIn
 from games.models import Event, Match, Outbox, Player, Seat
-from games.services.plumbing import outbox, state
+from games.services.plumbing import delivery, outbox, state
 from games.services.plumbing.change import change
-from games.services.write import play
+from games.services.write import announcements, turns
+from games.services.write.locked_table import Table, load_table
 
 
-def hand_over(table: play.Table, position: int, kind: str, notice: Notice, tell_him: bool = True) -> None:
+def hand_over(table: Table, position: int, kind: str, notice: Notice, tell_him: bool = True) -> None:
     """A computer plays the seat from now on; everyone in the match is told ``notice``
     (a message of ``kind``: "autopilot", "unreachable"), its player too unless he is
     told otherwise (``tell_him``: a banned player hears why from the ban)."""
     seat = table.seat(position)
     if seat.autopilot or seat.player.is_computer:
         return
-    play.set_autopilot(table, position, True)
+    turns.set_autopilot(table, position, True)
     for other in table.seats:
         if tell_him or other.position != position:
             outbox.send(other.player, kind, notice, table.match)
@@ -37,22 +39,22 @@ def gone(player: Player, kind: str, notice: Callable[[Player, Match], Notice]) -
     """Hand every running seat of ``player`` to a computer, each match told ``notice(player, match)``."""
     with change():
         for match_id in _running_matches_of(player):
-            table = play.load_table(match_id)
+            table = load_table(match_id)
             hand_over(table, table.position_of(player), kind, notice(player, table.match))
 
 
 def take_back(player: Player, seat: Seat) -> None:
     """He takes his seat back from the computer that played for him; the others are
     told, and he gets the table now (after the answer to whatever he typed)."""
-    table = play.load_table(seat.match_id)
-    play.set_autopilot(table, seat.position, False)
+    table = load_table(seat.match_id)
+    turns.set_autopilot(table, seat.position, False)
     state.append_event(table.match, Event.Kind.RETURNED, actor=player)
     match = table.match
     for other in table.seats:
         if other.position != seat.position:
             outbox.send(other.player, Outbox.Kind.RETURNED, PlayerReturned(player.display_name, match.code), match)
     view = replace(table.view(seat.position), note=YouAreBackIn(match.code))
-    outbox.send(player, Outbox.Kind.RETURNED, view, match, replaces=play.table_key(match.code))
+    outbox.send(player, Outbox.Kind.RETURNED, view, match, replaces=announcements.table_key(match.code))
 
 
 def back_everywhere(player: Player) -> None:
@@ -62,8 +64,36 @@ def back_everywhere(player: Player) -> None:
         if player.is_banned():
             return
         for match_id in _running_matches_of(player, autopilot=True):
-            table = play.load_table(match_id)
+            table = load_table(match_id)
             take_back(player, table.seat(table.position_of(player)))
+
+
+UNREACHABLE_FLAGS: dict[str, str] = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
+
+
+@delivery.when_unreachable
+def player_unreachable(player: Player, channel: str) -> bool:
+    """Delivery found that ``player`` can't be reached on ``channel`` any more (he
+    blocked the bot, sent STOP, the number is dead): stop writing to him there. If
+    nothing else reaches him, a computer plays his seats until he is back, and the
+    others in each of his matches are told. True if it was news."""
+    flag = UNREACHABLE_FLAGS.get(channel)
+    if flag is None:
+        return False
+    with change():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        if getattr(player, flag):
+            return False
+        setattr(player, flag, True)
+        player.save(update_fields=[flag])
+        if outbox.route(player) is not None:
+            return True
+        gone(player, Outbox.Kind.UNREACHABLE, lambda gone, match: Unreachable(gone.display_name, match.code))
+        for match in Match.objects.filter(seats__player=player, status=Match.Status.LOBBY):
+            notice = UnreachableInLobby(player.display_name, match.code)
+            for seat in match.seats.select_related("player").exclude(player=player):
+                outbox.send(seat.player, Outbox.Kind.UNREACHABLE, notice, match)
+    return True
 
 
 def _running_matches_of(player: Player, autopilot: bool | None = None) -> list[int]:

@@ -2,7 +2,7 @@
 
 The final result offers it to every player. The first ``again`` (within
 ``GIN3_REMATCH_HOURS`` of the end) asks the others, who then have as long to
-answer (``Match.rematch_until``, a clock of ``automation.CLOCKS``); computer
+answer (``Match.rematch_until``, a clock of ``clock_scan.CLOCKS``); computer
 players always agree. When the last one agrees, a new match with the same
 players, seats and options starts with a fresh cut for roles, linked to the
 old one (``Match.rematch_of``). If the time runs out first, the offer lapses

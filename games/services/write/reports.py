@@ -1,7 +1,7 @@
 """Reports to the moderators: ``report TEXT`` about a match, and the desk's queue of them.
 
 A report keeps the reporter's words and flags the match: from then on the
-moderation desk may read the match's team chat (``visibility.event_text``),
+moderation desk may read the match's team chat (``desk.event_text``),
 which is otherwise hidden until the match ends, since it may name the cards
 of a hand in play. A player has only a few reports of one match waiting at
 once, so that the queue is not flooded.

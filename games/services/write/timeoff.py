@@ -29,7 +29,8 @@ from games.models import Event, Match, Outbox, Player, Seat, TimeOff
 from games.services.errors import ServiceError
 from games.services.plumbing import clocks, outbox, state
 from games.services.plumbing.change import change
-from games.services.write import play
+from games.services.write import turns
+from games.services.write.locked_table import Table, load_table
 
 SHORTEST = timedelta(hours=1)
 STARTS_A_DAY = 3  # each time off is told to everyone he plays with: no flood of notices
@@ -103,19 +104,19 @@ def _lock(player: Player) -> None:
     player.refresh_from_db(fields=["away_until"])
 
 
-def _restart_clocks(player: Player, before: datetime, now: datetime, kind: str, **data: state.JSON) -> list[play.Table]:
+def _restart_clocks(player: Player, before: datetime, now: datetime, kind: str, **data: state.JSON) -> list[Table]:
     """In each of his running matches, his seat from now on in his own time: a computer that
     played it stops (the turn, if his, starts again), a turn of his keeps the time it had
     left from ``before`` (when his time was to start) and gets it from when it starts now."""
     ids = Seat.objects.filter(player=player, match__status=Match.Status.RUNNING).order_by("match_id")
     tables = []
     for match_id in ids.values_list("match_id", flat=True):
-        table = play.load_table(match_id)
+        table = load_table(match_id)
         position = table.position_of(player)
         seat = table.seat(position)
         seat.player.away_until = player.away_until
         if seat.autopilot:
-            play.set_autopilot(table, position, False)
+            turns.set_autopilot(table, position, False)
         elif table.mover == position and table.match.deadline is not None:
             left, reminded = clocks.time_left(table.match, before), table.match.remind_at is None
             clocks.set_turn_clock(table.match, seat, left, now, remind=not reminded)
@@ -124,7 +125,7 @@ def _restart_clocks(player: Player, before: datetime, now: datetime, kind: str, 
     return tables
 
 
-def _tell_others(player: Player, tables: list[play.Table], notice: Callable[[tuple[str, ...]], Notice]) -> None:
+def _tell_others(player: Player, tables: list[Table], notice: Callable[[tuple[str, ...]], Notice]) -> None:
     """One message to each other person who plays with him, naming their matches together."""
     shared: dict[int, tuple[Player, list[Match]]] = {}
     for table in tables:

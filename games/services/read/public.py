@@ -1,56 +1,34 @@
-"""What each player may see: the one place that decides it (R3.2, R4.4, docs/protocol.md).
+"""What anyone may see, seat or none: the seats, the public pages, a Telegram group's table, the replays.
 
-Every message and page is built from these views, never from a hand directly.
-A view holds only what its viewer may know: his own cards (the sitter also
-sees the captain's), the top of the pile, the size of the stock and what the
-rules make public. Nobody's view holds the stock or another hand before the
-hand ends; then everything is public, the deck included.
+The seats (names, roles, scores) and the hand in play as it lies face up, with
+its counts (``public_table_view``), are anyone's; a hand's deck, its cards and
+its replay become public once it ends, or once its match ends with it unfinished
+(``is_revealed``). The public views name the players who played each hand, not
+those seated now. A seat's own table is built on these (``tables``), never the
+other way round.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import datetime
 
-from django.db.models import Q
 from django.utils import timezone
 
-from games.contract import Notice
-from games.contract.advice import AdviceDeclined, AdviceReason, NoAdviceYet
-from games.contract.lists import MatchLine
 from games.contract.public import PublicHandView, PublicMatchView, PublicMove, PublicTableView, ReplayStep, ReviewMark
-from games.contract.table_page import TeamLine
-from games.contract.tables import Automatic, CardsView, LayoffView, MoveView, ResultView, SeatView, TableView
-from games.engine import (
-    Card,
-    Hand,
-    Role,
-    Settlement,
-    best_arrangements,
-    deadwood,
-    deal,
-    parse_action,
-    parse_cards,
-    replay,
-)
-from games.engine.hand import Discard, Knock, Phase
-from games.models import Event, Match, Outbox, Player, Report, Seat
+from games.contract.tables import Automatic, MoveView, SeatView
+from games.engine import Card, Hand, deal, parse_action, parse_cards, replay
+from games.models import Event, Match, Player, Seat
 from games.models import Hand as HandRow
 from games.services.plumbing import state
 
-
-def cards_view(owner: str, cards: tuple[Card, ...] | list[Card]) -> CardsView:
-    arrangement = best_arrangements(cards)[0]
-    return CardsView(
-        owner,
-        tuple(meld.cards for meld in arrangement.melds),
-        tuple(sorted(arrangement.deadwood)),
-        deadwood(cards),
-    )
+DEAL_PLACES = ("captain", "box")  # hand.py ``deal``: the captain first, then in turn
+PLAYER_FIELDS = ("box_player", "captain_player", "sitter_player", "winner_player")
 
 
 def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, ...]:
+    """The seats as anyone may see them: names, roles in ``hand_row``, scores, whether a
+    computer plays the seat, and a time off that has not ended."""
     roles = role_names(hand_row) if hand_row else {}
     now = timezone.now()
     return tuple(
@@ -69,190 +47,6 @@ def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, .
 def role_names(hand_row: HandRow) -> dict[int, str]:
     """Each seat's role in a hand, by name: ``{0: "box", 1: "captain", 2: "sitter"}``."""
     return {seat: role.value for seat, role in hand_row.roles.by_seat().items()}
-
-
-def table_view(
-    match: Match,
-    seats: list[Seat],
-    hand_row: HandRow,
-    hand: Hand,
-    position: int,
-    last_moves: tuple[MoveView, ...] = (),
-) -> TableView:
-    """The table as the player in ``position`` may see it."""
-    names = {seat.position: seat.player.display_name for seat in seats}
-    role = hand_row.roles.role_of(position)
-    # The sitter sees the captain's cards (R3.2); each active player sees his own.
-    cards_role = Role.CAPTAIN if role is Role.SITTER else role
-    cards_owner = names[hand_row.roles.seat_of(cards_role)]
-    to_move_position = hand_row.roles.seat_of(hand.to_move)
-    is_mover = position == to_move_position and not hand.is_over
-    moves: tuple[str, ...] = ()
-    knocks: dict[Card, int] = {}
-    captain = seats[hand_row.roles.seat_of(Role.CAPTAIN)]
-    advising = role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over
-    if is_mover or (advising and not (captain.player.is_computer or captain.autopilot)):
-        moves, knocks = available_moves(hand)
-    return TableView(
-        code=match.code,
-        version=match.version,
-        viewer=names[position],
-        viewer_role=role.value,
-        seats=seat_views(seats, hand_row),
-        hand_number=hand_row.number,
-        target=match.target,
-        cards=cards_view(cards_owner, hand.cards_of(cards_role)),
-        pile_top=hand.pile[-1] if hand.pile else None,
-        stock_count=len(hand.stock),
-        to_move=names[to_move_position],
-        to_move_role=hand.to_move.value,
-        phase=hand.phase.value,
-        deadline=match.deadline,
-        paused=match.is_paused,
-        moves=moves,
-        knocks=knocks,
-        suggestion=hand_row.suggestion if role is not Role.BOX else "",
-        last_moves=last_moves if role is not Role.BOX else tuple(move.without_advice() for move in last_moves),
-        commitment=hand_row.commitment,
-    )
-
-
-def available_moves(hand: Hand) -> tuple[tuple[str, ...], dict[Card, int]]:
-    """The commands the player to move may play, and the knocks with their counts."""
-    actions = hand.legal_actions()
-    if hand.phase is Phase.DISCARD:
-        knocks = {a.card: hand.count_after_discard(a.card) for a in actions if isinstance(a, Knock)}
-        discards = tuple(f"discard {a.card}" for a in actions if isinstance(a, Discard))
-        return discards + tuple(f"knock {card}" for card in knocks), knocks
-    return tuple(str(action) for action in actions), {}
-
-
-def result_view(
-    match: Match,
-    seats: list[Seat],
-    hand_row: HandRow,
-    hand: Hand,
-    next_roles: dict[int, str],
-    game_winner: str,
-) -> ResultView:
-    """The end of a hand, which every player sees in full (docs/protocol.md)."""
-    names = {seat.position: seat.player.display_name for seat in seats}
-    result = hand.result
-    assert result is not None
-    settlement = result.settlement
-    knocker_cards = defender_cards = None
-    knocker = winner = ""
-    if result.knocker is not None and settlement is not None:
-        knocker = names[hand_row.roles.seat_of(result.knocker)]
-        defender = names[hand_row.roles.seat_of(result.knocker.opponent)]
-        knocker_cards = CardsView(
-            knocker,
-            tuple(meld.cards for meld in settlement.knocker.melds),
-            tuple(sorted(settlement.knocker.deadwood)),
-            settlement.knocker_count,
-        )
-        defender_cards = CardsView(
-            defender,
-            tuple(meld.cards for meld in settlement.defender.melds),
-            tuple(sorted(settlement.defender.deadwood)),
-            settlement.defender_count,
-        )
-    if result.winner is not None:
-        winner = names[hand_row.roles.seat_of(result.winner)]
-    return ResultView(
-        code=match.code,
-        hand_number=hand_row.number,
-        kind=result.kind,
-        knocker=knocker,
-        winner=winner,
-        points=result.points,
-        knocker_cards=knocker_cards,
-        defender_cards=defender_cards,
-        layoffs=layoff_views(settlement) if settlement else (),
-        seats=seat_views(seats, hand_row),
-        next_roles={names[position]: role for position, role in next_roles.items()},
-        game_winner=game_winner,
-        deck=hand_row.deck,
-        salt=hand_row.salt,
-        commitment=hand_row.commitment,
-    )
-
-
-def layoff_views(settlement: Settlement) -> tuple[LayoffView, ...]:
-    """The defender's layoffs, grouped by the knocker's meld each joined, in his melds' order."""
-    melds = settlement.knocker.melds
-    joined: dict[int, list[Card]] = {}
-    for card, index in settlement.layoffs:
-        joined.setdefault(index, []).append(card)
-    return tuple(LayoffView(tuple(sorted(cards)), melds[index].cards) for index, cards in sorted(joined.items()))
-
-
-def team_talk(hand_row: HandRow, role: str) -> tuple[TeamLine, ...]:
-    """A hand's team talk as one of its seats may read it: its captain and sitter read
-    what they said to each other (it may name the captain's cards); the box none of it."""
-    if role not in ("captain", "sitter"):
-        return ()
-    said = hand_row.events.filter(kind=Event.Kind.TEAM).order_by("seq").values_list("actor__display_name", "data")
-    return tuple(
-        TeamLine(name or "", data.get("text", ""), computer_said(hand_row, name or "", data)) for name, data in said
-    )
-
-
-COMPUTER_TALK = {kind.__name__: kind for kind in (AdviceReason, NoAdviceYet, AdviceDeclined)}
-
-
-def computer_said(hand_row: HandRow, name: str, data: dict) -> Notice | None:
-    """A computer partner's line of team talk as its notice (``advice.tell_team``)."""
-    kind = COMPUTER_TALK.get(data.get("advice", ""))
-    if kind is None:
-        return None
-    fields = {key: value for key, value in data.items() if key != "advice"}
-    return kind(hand_row.match.code, name, **fields)
-
-
-def match_line(seat: Seat, seats: list[Seat], hand: Hand | None) -> MatchLine:
-    """``seat``'s match as a line of his list; ``hand`` is the hand in play, replayed,
-    when he is to move or advises on the move (else None)."""
-    match = seat.match
-    if match.status != Match.Status.RUNNING:
-        return MatchLine(match.code, match.status, len(seats))
-    hand_row = state.hand_in_play(match)
-    roles = role_names(hand_row)
-    role = roles[seat.position]
-    names = {other.position: other.player.display_name for other in seats}
-    partner = {"captain": hand_row.sitter, "sitter": hand_row.captain}.get(role)
-    moves, knocks = available_moves(hand) if hand is not None else ((), {})
-    return MatchLine(
-        code=match.code,
-        status=match.status,
-        players=len(seats),
-        hand_number=hand_row.number,
-        role=role,
-        to_move=names.get(match.turn_seat, "") if match.turn_seat is not None else "",
-        your_move=match.turn_seat == seat.position,
-        moves=moves,
-        knocks=knocks,
-        upcard=hand.pile[-1] if hand is not None and hand.pile else None,
-        partner=names[partner] if partner is not None else "",
-        suggestion=hand_row.suggestion if role == "captain" else "",
-        deadline=match.deadline,
-        paused=match.is_paused,
-        mover_away_until=away_until(next((other.player for other in seats if other.position == match.turn_seat), None)),
-        hints=all(other.player.is_computer for other in seats if other.position != seat.position),
-    )
-
-
-def away_until(player: Player | None) -> datetime | None:
-    """When ``player``'s time off ends, if he is away now: public, the others are told it."""
-    if player is None or player.away_until is None or player.away_until <= timezone.now():
-        return None
-    return player.away_until
-
-
-# Everyone: the public pages and the moderation desk (games.contract.public) --
-
-DEAL_PLACES = ("captain", "box")  # hand.py ``deal``: the captain first, then in turn
-PLAYER_FIELDS = ("box_player", "captain_player", "sitter_player", "winner_player")
 
 
 def is_revealed(match: Match, hand_row: HandRow) -> bool:
@@ -491,48 +285,3 @@ def _player_ids(seats: list[Seat], hand_rows: list[HandRow]) -> dict[str, int]:
         for player in hand_players(row, seats).values():
             ids.setdefault(player.display_name, player.pk)
     return ids
-
-
-HIDDEN = "…"
-
-
-def event_text(event: Event) -> str:
-    """An event's data as the moderation desk may show it. Moves name only
-    cards laid face up, and "hand_over" reveals a deck that is public by then;
-    a sitter's suggestion names a card of the captain's hand, so it is hidden
-    until that hand is revealed. Team talk may name the cards of a hand in
-    play too: it is read only once the match is over, or once a player has
-    reported the match (``report TEXT``) and the desk must see what was said."""
-    data = dict(event.data)
-    if event.kind == Event.Kind.SUGGESTION and event.hand and not is_revealed(event.match, event.hand):
-        data["move"] = HIDDEN
-    if event.kind == Event.Kind.TEAM and not team_talk_open(event.match):
-        data = {key: value if key == "advice" else HIDDEN for key, value in data.items()}
-    return ", ".join(f"{key}: {value}" for key, value in data.items())
-
-
-def team_talk_open(match: Match) -> bool:
-    """Whether the desk may read a match's team talk: it is over, or it was reported."""
-    ended = match.status in (Match.Status.FINISHED, Match.Status.ABORTED)
-    return ended or Report.objects.filter(match=match).exists()
-
-
-def message_text(message: Outbox) -> str | None:
-    """An outgoing message's text for the moderation desk. A message may show
-    its recipient's cards, so while a hand they could belong to is in play (its
-    match runs; for a reply, which names no match, any match runs in which he
-    sits or was dealt the hand in play, as a player whose seat a moderator gave
-    to a computer was) it is not shown: None."""
-    if message.match_id:
-        matches = Match.objects.filter(pk=message.match_id)
-    else:
-        reader = message.recipient_id
-        matches = Match.objects.filter(
-            Q(seats__player=reader)
-            | Q(current_hand__box_player=reader)
-            | Q(current_hand__captain_player=reader)
-            | Q(current_hand__sitter_player=reader)
-        )
-    if matches.filter(status=Match.Status.RUNNING).exists():
-        return None
-    return message.text

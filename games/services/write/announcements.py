@@ -1,0 +1,81 @@
+"""Who is told what of a move: each seat's table, when he has a use for it.
+
+The player to move gets his table once, with his cards and his options; the
+sitter follows his captain's hand and sees, at each of the captain's turns, the
+moves since the last one; a player hears of a move made for him (a timeout, his
+autopilot). A newer table of a match replaces the one before it (``table_key``),
+and a match's Telegram group sees what anyone may see (``groups.tell_table``).
+"""
+
+from __future__ import annotations
+
+from games.contract.tables import Automatic, MoveView
+from games.engine import Role
+from games.engine.hand import Phase
+from games.models import Outbox
+from games.services.plumbing import outbox
+from games.services.write import groups
+from games.services.write.locked_table import Table
+from games.services.write.turns import waits_for_advice
+
+SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
+
+
+def tell_mover(table: Table, position: int, automatic: Automatic, public: MoveView) -> None:
+    """A player's own move is answered by the reply to his command; a move made
+    for him (a timeout, his autopilot) he hears of here."""
+    if not automatic.is_own:
+        send_table(table, position, Outbox.Kind.MOVED, (public,))
+
+
+def turn_so_far(table: Table, public: MoveView) -> tuple[MoveView, ...]:
+    """What the player who just moved did in his whole turn: how he took his card, then this."""
+    if table.hand.phase is not Phase.DRAW or table.hand.turns == 0:
+        return (public,)
+    taking, _discard = recent_moves(table, 2)
+    return (taking, public) if taking.move in ("take", "draw") else (public,)
+
+
+def send_table(table: Table, position: int, kind: str, last_moves: tuple[MoveView, ...] = ()) -> None:
+    """The table to one seat, unless he has no use for it: a seat a computer plays
+    for an absent player (he gets the results, and the table when he is back), or
+    a sitter who asked for no advice tables. A move made for him (``moved``) is news
+    that a newer table must not replace while it waits: he would never learn what
+    was played in his name."""
+    seat = table.seat(position)
+    if seat.autopilot or (kind == Outbox.Kind.ADVISE and not seat.player.advises):
+        return
+    replaces = "" if kind == Outbox.Kind.MOVED else table_key(table.match.code)
+    outbox.send(seat.player, kind, table.view(position, last_moves), table.match, replaces=replaces)
+
+
+def table_key(code: str) -> str:
+    """What a newer table of match ``code`` replaces: edited in place on Telegram, skipped when queued."""
+    return f"table:{code}"
+
+
+def announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
+    """The player to move is told once, with his cards and his options. The
+    sitter follows his captain's hand: at each of the captain's turns he sees
+    the moves since the last one, the captain's own discard included."""
+    send_table(table, table.mover, Outbox.Kind.TURN, last_moves)
+    if table.hand.to_move is Role.CAPTAIN:
+        send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, recent_moves(table, SINCE_CAPTAIN))
+    groups.tell_table(table.match, table.seats, table.hand_row, table.hand, last_moves)
+
+
+def tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
+    """Within the captain's turn (he took a card), the sitter sees it, to advise
+    on the discard; a computer captain waits for it only when it waits for advice."""
+    if table.hand.to_move is Role.CAPTAIN and (not table.computer_plays(table.mover) or waits_for_advice(table)):
+        send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, last_moves)
+
+
+def recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
+    """The hand's last ``count`` moves, oldest first, as everyone saw them."""
+    return tuple(move_view(table, data) for data in table.moves[-count:])
+
+
+def move_view(table: Table, data: dict) -> MoveView:
+    """A logged move as everyone hears of it."""
+    return MoveView(table.name(data["seat"]), data["move"], Automatic(data.get("automatic", "")), data.get("taken", ""))
