@@ -104,6 +104,9 @@ def test_a_timed_out_turn_plays_the_computer_players_move_for_his_seat(match3):
 
 
 def test_a_timed_out_discard_ends_the_turn_he_began(match3):
+    """He took the upcard and let his time run out: the timeout discards for him (no
+    knock is possible with these cards) and the box is to move."""
+    rig(match3, captain="As 3s 5s 7s 9s Jh Kh 2d 4d 6d", box="Ah 3h 5h 7h 9h Js Ks 2c 4c 6c", upcard="Qc")
     captain = player_in_role(match3, Role.CAPTAIN)
     handle(captain, "take", "terminal")
     assert time_out(match3)
