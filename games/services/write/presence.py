@@ -71,7 +71,7 @@ def back_everywhere(player: Player) -> None:
 UNREACHABLE_FLAGS: dict[str, str] = {Outbox.Channel.TELEGRAM: "telegram_blocked", Outbox.Channel.SMS: "sms_opted_out"}
 
 
-@delivery.when_unreachable
+@delivery.when_unreachable  # imported at start by games.apps.GamesConfig.ready
 def player_unreachable(player: Player, channel: str) -> bool:
     """Delivery found that ``player`` can't be reached on ``channel`` any more (he
     blocked the bot, sent STOP, the number is dead): stop writing to him there. If
