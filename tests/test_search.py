@@ -18,7 +18,17 @@ from games.engine.bots import BotView, RandomBot, bot_view
 from games.engine.cards import mask_of
 from games.engine.levels import LEVELS, STRATEGIES, level_of, make_strategy
 from games.engine.melds import deadwood, knock_discards
-from games.engine.search import MATCH_BONUS, HardBot, Utility, evaluate, knock_points, opponent_weights
+from games.engine.search import (
+    MATCH_BONUS,
+    HardBot,
+    Utility,
+    _Playout,
+    _Rules,
+    _sample_world,
+    evaluate,
+    knock_points,
+    opponent_weights,
+)
 
 QUICK = 0.01
 
@@ -217,6 +227,44 @@ def test_a_neighbour_of_a_card_he_took_is_likelier_his_and_one_of_a_rank_he_thre
     unseen = mask_of(parse_cards("Qc 7s 4d"))
     weights = dict(opponent_weights(view, unseen))
     assert weights[card("Qc")] > weights[card("4d")] > weights[card("7s")]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=11, max_size=11, unique=True), st.integers(-1, 10), st.booleans())
+def test_r2_4_the_playouts_discard_leaves_the_lowest_count_the_highest_card_among_equals(hand, taken_at, anydiscard):
+    """The playouts' discard, which stops early, is the one a look at every
+    card finds: the lowest count left (R2.4), then the most points, then the
+    lowest card; never the card just taken from the pile (R6.2) but with
+    ``anydiscard``."""
+    mask = sum(1 << index for index in hand)
+    taken = -1 if taken_at < 0 else hand[taken_at]
+    rules = _Rules(gin_bonus=25, undercut_bonus=10, may_discard_taken=anydiscard)
+    playout = _Playout([mask, 0], [], [], 0, rules)
+    allowed = [index for index in hand if anydiscard or index != taken]
+    best = min(allowed, key=lambda index: (deadwood([DECK[i] for i in hand if i != index]), -DECK[index].points, index))
+    assert playout.choose_discard(0, taken) == (best, deadwood([DECK[i] for i in hand if i != best]))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 12))
+def test_r2_4_a_dealt_opponent_gives_back_what_leaves_him_the_lowest_count(seed, draws):
+    """He is dealt his ten and ``draws`` more, by weight, and gives back one at a
+    time the card that leaves the lowest count (R2.4), the most points among
+    equals: the world is that of a look at every card at each step."""
+    rng = random.Random(seed)
+    weights = [(index, rng.choice((0.5, 0.7, 1.0, 2.0))) for index in rng.sample(range(52), 40)]
+    held, stock = _sample_world(weights, 10, draws, random.Random(seed))
+    keys = random.Random(seed)
+    keyed = sorted(((keys.random() ** (1.0 / weight), index) for index, weight in weights), reverse=True)
+    dealt = [index for _, index in keyed[: 10 + draws]]
+
+    def left_and_points(index):
+        return deadwood([DECK[i] for i in dealt if i != index]), -DECK[index].points
+
+    for _ in range(draws):
+        dealt.remove(min(dealt, key=left_and_points))
+    assert held == sum(1 << index for index in dealt)
+    assert sorted(stock) == sorted(index for index, _ in weights if index not in dealt)
 
 
 # Advice -------------------------------------------------------------------------------------

@@ -161,10 +161,18 @@ def _sample_world(
     held = 0
     for card in dealt:
         held |= 1 << card
+    # The highest points first, in dealt order among equals: as in the playouts'
+    # discard, no card can lower the count by more than its points, so the look
+    # stops once none left can beat the best.
+    dealt.sort(key=_POINTS.__getitem__, reverse=True)
     for _ in range(draws):
+        whole = deadwood_of_mask(held)
         best_key, best = 1 << 30, -1
         for card in dealt:
-            key = deadwood_of_mask(held ^ 1 << card) * 16 - _POINTS[card]
+            points = _POINTS[card]
+            if (whole - points) * 16 - points >= best_key:
+                break
+            key = deadwood_of_mask(held ^ 1 << card) * 16 - points
             if key < best_key:
                 best_key, best = key, card
         held ^= 1 << best
@@ -442,8 +450,11 @@ def evaluate(
     hidden = unseen.bit_count() - view.stock_size
     weights = opponent_weights(view, unseen)
     draws = _draws(view)
-    # Dealing a world costs a count for each card he may give back, each time
-    # he gives one back; a playout turn costs about eleven.
+    # A world's deal is charged a count of each card he may give back for each
+    # card he gives back, at eleven counts a playout turn. The give-back and a
+    # playout turn both try the highest cards first and stop after a few counts,
+    # so this overcharges a deal: late in a hand, with many cards to give back,
+    # a move takes less than its budget.
     deal_turns = 1 + draws * (hidden + draws) / 11
     rules = _Rules(view.options.gin_bonus, view.options.undercut_bonus, view.options.may_discard_taken)
     utility = Utility.of(view)
