@@ -76,7 +76,7 @@ def no_background(settings):
     settings.GIN3_BACKGROUND = "off"
     settings.GIN3_COMMANDS_PER_MINUTE = 100_000
     settings.GIN3_ADVICE_WAIT_SECONDS = 0  # a computer captain moves at once; the tests of its wait set one
-    settings.GIN3_HARD_SECONDS = 0.02  # the hard level's search, short: the tests judge what it does, not how well
+    settings.GIN3_HARD_SECONDS = 0.01  # the hard level's search, short: the tests judge what it does, not how well
     settings.REDIS_URL = ""
     ratelimit._limiter_for.cache_clear()
     yield

@@ -30,7 +30,7 @@ from games.engine.search import (
     opponent_weights,
 )
 
-QUICK = 0.01
+QUICK = 0.005
 
 
 def card(text):
