@@ -36,7 +36,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from .cards import DECK, POINTS, Card, mask_of
+from .cards import DECK, POINTS, Card, indices_of, mask_of
 from .hand import HAND_SIZE, STOCK_AT_DEAL, Action, Discard, Draw, Event, Hand, Knock, Pass, Phase, Role, Take
 from .melds import SUIT_BITS, deadwood_of_mask
 from .options import Options
@@ -166,13 +166,6 @@ def _same_rank(mask: int) -> int:
 _NEIGHBOURS = tuple(_neighbours(1 << card) for card in range(52))
 
 
-def _cards(mask: int) -> Iterable[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
 def _joins_meld(mask: int, card: int) -> bool:
     """Whether ``card`` is melded in every best arrangement of the hand plus it:
     adding it then costs less than its own points."""
@@ -278,7 +271,7 @@ class StrongBot:
     def _value(self, hand: int, count: int, live: int, seen: _Seen) -> float:
         """The count less the expected saving of the melds live cards would make."""
         saving = 0
-        for card in _cards(_meld_outs(hand) & live):
+        for card in indices_of(_meld_outs(hand) & live):
             saving += count + _CARD_POINTS[card] - self._count(hand | 1 << card)
         return count - seen.outs_scale * saving
 
@@ -329,17 +322,17 @@ class StrongBot:
         count = self._count(mask)
         now = self._value(mask, count, seen.unseen, seen)
         with_top = mask | 1 << top
-        keep = _cards(with_top if view.options.may_discard_taken else mask)  # R6.2
+        keep = indices_of(with_top if view.options.may_discard_taken else mask)  # R6.2
         taking = self._discards(with_top, keep, seen)[0][0]
         return taking + self.take_margin < now - self._draw_saving(mask, count, seen.unseen)
 
     def _draw_saving(self, hand: int, count: int, live: int) -> float:
         """What a stock card saves on average: a card that melds saves what it
         melds, and any card lower than the worst deadwood card replaces it."""
-        worst = count - min(self._count(hand ^ 1 << card) for card in _cards(hand))
+        worst = count - min(self._count(hand ^ 1 << card) for card in indices_of(hand))
         outs = _meld_outs(hand) & live
         total = 0
-        for card in _cards(outs):
+        for card in indices_of(outs):
             total += max(0, count - self._count(hand | 1 << card) + worst)
         others = live & ~outs
         for rank, row in enumerate(_RANK_ROWS):

@@ -14,7 +14,7 @@ write cards: ``As``, ``Td``, ``Qs``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from .errors import CardError
 
@@ -132,11 +132,14 @@ def mask_of(cards: Iterable[Card]) -> int:
     return mask
 
 
-def cards_of(mask: int) -> list[Card]:
-    """The cards of a mask, in index order."""
-    cards = []
+def indices_of(mask: int) -> Iterator[int]:
+    """The indices of the cards in a mask, lowest first."""
     while mask:
         low = mask & -mask
-        cards.append(DECK[low.bit_length() - 1])
+        yield low.bit_length() - 1
         mask ^= low
-    return cards
+
+
+def cards_of(mask: int) -> list[Card]:
+    """The cards of a mask, in index order."""
+    return [DECK[index] for index in indices_of(mask)]

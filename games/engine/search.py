@@ -48,7 +48,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bots import _NEIGHBOURS, ALL_CARDS, BotView, StrongBot, _same_rank, _Seen
-from .cards import DECK, POINTS, cards_of, mask_of
+from .cards import DECK, POINTS, cards_of, indices_of, mask_of
 from .hand import (
     PILE_TAKES_FOR_DRAW,
     STOCK_AT_DEAL,
@@ -118,7 +118,7 @@ def opponent_weights(view: BotView, unseen: int) -> list[tuple[int, float]]:
     shunned_rank = _same_rank(shunned)
     shunned_near = _next_to(shunned)
     weights = []
-    for index in _cards(unseen):
+    for index in indices_of(unseen):
         bit = 1 << index
         weight = 1.0
         if took & bit:
@@ -129,15 +129,6 @@ def opponent_weights(view: BotView, unseen: int) -> list[tuple[int, float]]:
             weight *= SHUNNED_NEAR
         weights.append((index, weight))
     return weights
-
-
-def _cards(mask: int) -> list[int]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
 
 
 def _sample_world(
