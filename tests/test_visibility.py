@@ -148,7 +148,7 @@ def check_new_messages(match: Match, human: Player, after: int) -> int:
 
 
 @pytest.fixture(params=["telegram", "sms"])
-def human(request):
+def human(request, db):
     """One human, reached on Telegram (HTML, suit symbols, buttons) or by SMS (compact ASCII)."""
     return request.getfixturevalue(f"{request.param}_user"), request.param
 
