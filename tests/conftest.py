@@ -36,6 +36,13 @@ django_settings.SECURE_SSL_REDIRECT = django_settings.SESSION_COOKIE_SECURE = Fa
 django_settings.CSRF_COOKIE_SECURE = django_settings.SECURE_HSTS_PRELOAD = False
 django_settings.SECURE_HSTS_INCLUDE_SUBDOMAINS = False
 django_settings.SECURE_HSTS_SECONDS = 0
+# A password the tests make is hashed with a cheap hasher (Django's advice for test
+# settings): PBKDF2's million rounds cost a second of processor per staff user. PBKDF2
+# stays second so that a password set by a process the tests start can still be checked.
+django_settings.PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+]
 
 # The servers and workers that tests start inherit REDIS_URL: point it at this test
 # process's own Redis database (tests/workers.py), so that parallel workers never
