@@ -50,7 +50,8 @@ def sms_table(view: TableView) -> str:
         (view, SMS_KNOCKS, True, False),
         (view, 1, True, False),
     ]
-    variants += [(replace(view, last_moves=view.last_moves[skip:]), 1, True, False) for skip in range(1, 5)]
+    skips = range(1, len(view.last_moves))
+    variants += [(replace(view, last_moves=view.last_moves[skip:]), 1, True, False) for skip in skips]
     variants.append((replace(view, last_moves=()), 1, False, False))
     texts = [
         compact(table_text(shown, SMS_STYLE, knocks, deadline, scores)) for shown, knocks, deadline, scores in variants
