@@ -562,6 +562,9 @@ class Outbox(models.Model):
         blank=True,
         help_text=_("Messages with the same key may be edited in place."),
     )
+    # How long its match's log was when it was written: a table shows its reader the moves
+    # after the last table he got (``announcements.unseen_moves``).
+    event_count = models.PositiveIntegerField(verbose_name=_("number in the match's log"), null=True, blank=True)
     status = models.CharField(
         verbose_name=_("status"), max_length=10, choices=Status.choices, default=Status.PENDING, db_index=True
     )

@@ -7,6 +7,7 @@ commands of a match, as the player would read it.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -14,17 +15,20 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
+from bot.terminal.worker import do_due_work
 from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
-from games.services.plumbing import delivery
+from games.services.plumbing import delivery, state
+from games.services.plumbing.backends import Backend
 from games.services.plumbing.change import change
-from games.services.write import computer_moves, deadlines, locked_table
+from games.services.write import computer_moves, deadlines, locked_table, play
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
 from games.text.style import deadline_text, duration_text
 from tests.conftest import (
     code_in,
+    hand_row,
     mover,
     outbox_of,
     play_move,
@@ -35,6 +39,7 @@ from tests.conftest import (
     snapshot,
 )
 
+REAL_CUT = play.cut_for_roles
 GIN_FOR_CAPTAIN = {"captain": "As 2s 3s 4s 5s 6s 7s 8s 9s Kd", "box": "Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", "upcard": "Ts"}
 
 
@@ -116,6 +121,43 @@ def test_a_sitter_who_says_advise_off_gets_no_tables_while_he_sits_out(match3):
         if player_in_role(match3, Role.SITTER) != sitter:
             break
     assert [message.kind for message in outbox_of(sitter)[before:] if message.kind == "advise"] == []
+
+
+SITTER_AT_SEAT_0 = 1  # a cut seed that gives seat 0 the sitter
+
+
+class Shown(Backend):
+    """A terminal's screen: what was shown, in order."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def send(self, message: Outbox) -> str:
+        self.texts.append(message.text)
+        return f"shown-{message.pk}"
+
+
+def test_a_sitter_beside_fast_computers_reads_every_move_of_the_hand(alice, monkeypatch):
+    """As sitter beside two computer players, a newcomer got one table of a 38-move hand.
+    The terminal plays up to 20 computer moves before it shows what came of them, and a
+    newer table replaces one still waiting: so each table lists every move since the
+    last he was shown, and his last table of a hand is not replaced by the next hand's."""
+    monkeypatch.setattr(play, "cut_for_roles", lambda rng: REAL_CUT(random.Random(SITTER_AT_SEAT_0)))
+    monkeypatch.setattr(state, "_shuffler", random.Random(3))
+    match = Match.objects.get(code=code_in(handle(alice, "new 5m to 300", "terminal")))
+    handle(alice, "bot", "terminal")
+    handle(alice, "bot", "terminal")
+    first = hand_row(match)
+    assert first.roles.sitter == 0
+    screen = Shown()
+    while refresh(match).status == Match.Status.RUNNING and hand_row(match).pk == first.pk:
+        assert do_due_work([match.pk])
+        delivery.deliver_address(Outbox.Channel.TERMINAL, alice.terminal_user, screen)
+    discards = [move["move"].split()[1] for move in state.moves_of(first) if move["move"].startswith("discard")]
+    assert len(discards) > 5
+    shown = "\n".join(screen.texts)
+    missed = [card for card in discards if f"d {card}" not in shown]
+    assert missed in ([], discards[-1:])  # the captain's last discard, if the box then knocked: the result says so
 
 
 def test_a_player_back_from_autopilot_is_told_and_gets_the_table(match3):

@@ -144,7 +144,9 @@ def claim(channel: str, address: str) -> Outbox | None:
 def _superseded(message: Outbox) -> bool:
     """Whether a newer table of the same match waits for the same address; for a
     reminder, whether anything newer of its match does (the turn it was about has
-    moved on, or a table says it better)."""
+    moved on, or a table says it better). A sitter's table is the last he gets of a
+    hand's moves when the hand's result comes after it: the next hand's table does
+    not replace it."""
     newer = Outbox.objects.filter(
         channel=message.channel, address=message.address, pk__gt=message.pk, status=Outbox.Status.PENDING
     )
@@ -152,7 +154,10 @@ def _superseded(message: Outbox) -> bool:
         return newer.filter(match_id=message.match_id).exclude(kind__in=CHAT_KINDS).exists()
     if not message.replaces.startswith(TABLE_KEY):
         return False
-    return newer.filter(replaces=message.replaces).exists()
+    later = newer.filter(replaces=message.replaces).order_by("pk").values_list("pk", flat=True).first()
+    if later is None or message.kind != Outbox.Kind.ADVISE or message.match_id is None:
+        return later is not None
+    return not newer.filter(match_id=message.match_id, kind=Outbox.Kind.RESULT, pk__lt=later).exists()
 
 
 def _send(message: Outbox, backend: Backend) -> str:

@@ -187,7 +187,15 @@ def write(letters: list[Letter]) -> list[Outbox]:
         if not rendered.text or letter.inline:
             continue
         due = {} if letter.player is None or letter.player.pk in awake else _held(letter.player, now)
-        row = partial(Outbox, recipient=letter.player, match=letter.match, channel=channel, address=address, **due)
+        row = partial(
+            Outbox,
+            recipient=letter.player,
+            match=letter.match,
+            event_count=letter.match.event_count if letter.match else None,
+            channel=channel,
+            address=address,
+            **due,
+        )
         # A table that explains how to read tables is never skipped for a newer one:
         # the explanation is given once (``_first_table``), so it must arrive.
         replaces = "" if explanation and channel not in APART else letter.replaces

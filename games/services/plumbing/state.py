@@ -15,13 +15,15 @@ import secrets
 from typing import Any
 
 from django.db import connection
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery, Value
+from django.db.models.functions import Concat
 from django.utils import timezone
 
 from games.engine import DECK, Card, Game, Hand, Roles, deal, parse_action, parse_cards, replay
-from games.models import Event, Match, Player, ProcessedUpdate, Seat
+from games.models import Event, Match, Outbox, Player, ProcessedUpdate, Seat
 from games.models import Hand as HandRow
 from games.services.plumbing.change import current
+from games.services.plumbing.delivery import TABLE_KEY
 
 JSON = Any  # a value of an event's data: whatever its JSON column holds
 
@@ -75,6 +77,7 @@ def lock_seats(matches: QuerySet) -> dict[int, list[Seat]]:
         Seat.objects.select_for_update(of=("match",))
         .select_related("match__current_hand", "player")
         .filter(match_id__in=matches)
+        .annotate(seen_events=_last_table_seen())
         .order_by("match_id", "position")
     )
     for seat in rows:
@@ -82,6 +85,19 @@ def lock_seats(matches: QuerySet) -> dict[int, list[Seat]]:
         found.setdefault(seat.match_id, []).append(seat)
     work.seats.update(found)
     return found
+
+
+def _last_table_seen() -> Subquery:
+    """For a seat: how long the match's log was when the newest table of the match that
+    reached its player was written (``Seat.seen_events``; None if none has). A newer
+    table replaces an older one still waiting to go, so a table lists what came after it."""
+    reached = Outbox.objects.filter(
+        recipient=OuterRef("player"),
+        match=OuterRef("match"),
+        replaces=Concat(Value(TABLE_KEY), OuterRef("match__code")),
+        status__in=(Outbox.Status.SENDING, Outbox.Status.SENT, Outbox.Status.DELIVERED),
+    )
+    return Subquery(reached.order_by("-pk").values("event_count")[:1])
 
 
 def seats_of(match: Match) -> list[Seat]:
@@ -100,8 +116,10 @@ def hand_in_play(match: Match) -> HandRow:
 
 
 def moves_of(hand_row: HandRow) -> list[dict]:
-    """The hand's logged moves, oldest first, as the log has them (``move``, ``seat``, ...)."""
-    return list(hand_row.events.filter(kind=Event.Kind.MOVE).order_by("seq").values_list("data", flat=True))
+    """The hand's logged moves, oldest first, as the log has them (``move``, ``seat``, ...),
+    each with its number in the match's log (``seq``)."""
+    logged = hand_row.events.filter(kind=Event.Kind.MOVE).order_by("seq").values_list("seq", "data")
+    return [{**data, "seq": seq} for seq, data in logged]
 
 
 def load_hand(match: Match, hand_row: HandRow, moves: list[dict] | None = None) -> Hand:

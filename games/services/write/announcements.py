@@ -19,6 +19,7 @@ from games.services.write.locked_table import Table
 from games.services.write.turns import waits_for_advice
 
 SINCE_CAPTAIN = 4  # his take or draw and discard, then the box's
+UNSEEN_AT_MOST = 20  # the moves a sitter missed that his next table lists (a whole hand can be 60)
 
 
 def tell_mover(table: Table, position: int, automatic: Automatic, public: MoveView) -> None:
@@ -60,7 +61,7 @@ def announce_turn(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     the moves since the last one, the captain's own discard included."""
     send_table(table, table.mover, Outbox.Kind.TURN, last_moves)
     if table.hand.to_move is Role.CAPTAIN:
-        send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, recent_moves(table, SINCE_CAPTAIN))
+        tell_sitter_of(table, recent_moves(table, SINCE_CAPTAIN))
     groups.tell_table(table.match, table.seats, table.hand_row, table.hand, last_moves)
 
 
@@ -68,7 +69,27 @@ def tell_sitter(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """Within the captain's turn (he took a card), the sitter sees it, to advise
     on the discard; a computer captain waits for it only when it waits for advice."""
     if table.hand.to_move is Role.CAPTAIN and (not table.computer_plays(table.mover) or waits_for_advice(table)):
-        send_table(table, table.position_of_role(Role.SITTER), Outbox.Kind.ADVISE, last_moves)
+        tell_sitter_of(table, last_moves)
+
+
+def tell_sitter_of(table: Table, last_moves: tuple[MoveView, ...]) -> None:
+    """The sitter's table, with ``last_moves`` or, if he missed more, every move since
+    the last table he got."""
+    position = table.position_of_role(Role.SITTER)
+    missed = min(unseen_moves(table, position), UNSEEN_AT_MOST)
+    if missed > len(last_moves):
+        last_moves = recent_moves(table, missed)
+    send_table(table, position, Outbox.Kind.ADVISE, last_moves)
+
+
+def unseen_moves(table: Table, position: int) -> int:
+    """How many moves of the hand came after the last table of the match that reached
+    the seat's player (``state.lock_seats`` reads when that was). A newer table
+    replaces an older one still waiting to go (``delivery.claim``): when computers
+    move faster than his messages go out, a sitter following the hand would
+    otherwise never see the moves that one listed."""
+    seen = getattr(table.seat(position), "seen_events", None) or 0
+    return sum(move["seq"] > seen for move in table.moves)
 
 
 def recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:

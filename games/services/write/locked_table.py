@@ -30,7 +30,7 @@ class Table:
     seats: list[Seat]
     hand_row: HandRow
     hand: Hand
-    moves: list[dict] = field(default_factory=list)  # the hand's logged moves, as the log has them
+    moves: list[dict] = field(default_factory=list)  # the hand's logged moves (``state.moves_of``)
 
     def seat(self, position: int) -> Seat:
         return self.seats[position]

@@ -95,9 +95,9 @@ def apply_move(
         data["automatic"] = automatic
     if isinstance(action, Take):
         data["taken"] = str(before.pile[-1])  # face up: the others are told which card went
-    state.append_event(table.match, Event.Kind.MOVE, table.hand_row, actor, **data)
+    event = state.append_event(table.match, Event.Kind.MOVE, table.hand_row, actor, **data)
     metrics.count_on_commit(metrics.MOVES, by=automatic.value or "player")
-    table.moves.append(data)
+    table.moves.append({**data, "seq": event.seq})
     table.hand = after
     table.match.last_move_at = timezone.now()
     seat = table.seat(position)
