@@ -40,6 +40,8 @@ from tests.conftest import (
 )
 
 REAL_CUT = play.cut_for_roles
+# Two hands of scattered cards that no two turns can bring down to a knock.
+NO_EARLY_KNOCK = {"captain": "Ks Qh Jd 9c 7s 5h 3d Kc Qd 9h", "box": "Kh Qs Jc 9d 7h 5s 3c Jh 8d 6c", "upcard": "Ts"}
 GIN_FOR_CAPTAIN = {"captain": "As 2s 3s 4s 5s 6s 7s 8s 9s Kd", "box": "Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", "upcard": "Ts"}
 
 
@@ -279,6 +281,7 @@ def test_a_queued_table_that_a_newer_one_replaces_is_not_sent(match3):
 
 
 def test_a_move_made_for_an_absent_player_reaches_him_though_newer_tables_wait(match3):
+    rig(match3, **NO_EARLY_KNOCK)  # a timeout plays a computer's choice: here never a knock that ends the hand
     for _move in range(4):
         play_move(match3, safe_action)  # pass, pass, draw and discard: the box is to draw
     player = mover(match3)
