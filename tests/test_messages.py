@@ -78,6 +78,7 @@ def test_r5_1_the_others_read_which_face_up_card_the_captain_took(match3):
 def test_a_timeout_that_draws_and_discards_sends_its_player_one_table_with_both_moves(match3):
     """The timeout draws, or takes the discard when it helps (as a computer would, so it
     depends on the deal), then discards: one table says both, and how, once."""
+    rig(match3, **NO_EARLY_KNOCK)
     for _move in range(4):
         play_move(match3, safe_action)  # pass, pass, draw and discard: the box is to draw
     player = mover(match3)
