@@ -20,7 +20,6 @@ from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing import delivery, state
-from games.services.plumbing.backends import Backend
 from games.services.plumbing.change import change
 from games.services.write import computer_moves, deadlines, locked_table, play
 from games.services.write.players import phone_player, telegram_player, terminal_player
@@ -129,17 +128,6 @@ def test_a_sitter_who_says_advise_off_gets_no_tables_while_he_sits_out(match3):
 SITTER_AT_SEAT_0 = 1  # a cut seed that gives seat 0 the sitter
 
 
-class Shown(Backend):
-    """A terminal's screen: what was shown, in order."""
-
-    def __init__(self) -> None:
-        self.texts: list[str] = []
-
-    def send(self, message: Outbox) -> str:
-        self.texts.append(message.text)
-        return f"shown-{message.pk}"
-
-
 def test_a_sitter_beside_fast_computers_reads_every_move_of_the_hand(alice, monkeypatch):
     """As sitter beside two computer players, a newcomer got one table of a 38-move hand.
     The terminal plays up to 20 computer moves before it shows what came of them, and a
@@ -152,13 +140,13 @@ def test_a_sitter_beside_fast_computers_reads_every_move_of_the_hand(alice, monk
     handle(alice, "bot", "terminal")
     first = hand_row(match)
     assert first.roles.sitter == 0
-    screen = Shown()
+    screen = RecordingBackend()
     while refresh(match).status == Match.Status.RUNNING and hand_row(match).pk == first.pk:
         assert do_due_work([match.pk])
         delivery.deliver_address(Outbox.Channel.TERMINAL, alice.terminal_user, screen)
     discards = [move["move"].split()[1] for move in state.moves_of(first) if move["move"].startswith("discard")]
     assert len(discards) > 5
-    shown = "\n".join(screen.texts)
+    shown = "\n".join(message.text for message in screen.sent)
     missed = [card for card in discards if f"d {card}" not in shown]
     assert missed in ([], discards[-1:])  # the captain's last discard, if the box then knocked: the result says so
 
