@@ -84,7 +84,8 @@ def tell_sitter_of(table: Table, last_moves: tuple[MoveView, ...]) -> None:
 
 def unseen_moves(table: Table, position: int) -> int:
     """How many moves of the hand came after the last table of the match that reached
-    the seat's player (``state.lock_seats`` reads when that was). A newer table
+    the seat's player (``state.lock_seats`` reads when that was; the seats a new match
+    starts with were not read through it, and he has seen no table of it). A newer table
     replaces an older one still waiting to go (``delivery.claim``): when computers
     move faster than his messages go out, a sitter following the hand would
     otherwise never see the moves that one listed."""
