@@ -50,7 +50,7 @@ def sms_table(view: TableView) -> str:
         (view, SMS_KNOCKS, True, False),
         (view, 1, True, False),
     ]
-    skips = range(1, len(view.last_moves))
+    skips = range(1, len(view.last_moves) + 1)
     variants += [(replace(view, last_moves=view.last_moves[skip:]), 1, True, False) for skip in skips]
     variants.append((replace(view, last_moves=()), 1, False, False))
     texts = [
