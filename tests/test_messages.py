@@ -151,6 +151,36 @@ def test_a_sitter_beside_fast_computers_reads_every_move_of_the_hand(alice, monk
     assert missed in ([], discards[-1:])  # the captain's last discard, if the box then knocked: the result says so
 
 
+CAPTAIN_AT_SEAT_0 = 9  # a cut seed that gives seat 0 the captain
+
+
+def test_a_captain_beside_a_computer_sitter_reads_every_move_of_the_box(alice, monkeypatch):
+    """A newcomer who captained beside a computer sitter never read the box's moves: the
+    sitter's suggestion came in a table that replaced his turn's, without them."""
+    monkeypatch.setattr(play, "cut_for_roles", lambda rng: REAL_CUT(random.Random(CAPTAIN_AT_SEAT_0)))
+    monkeypatch.setattr(state, "_shuffler", random.Random(3))
+    match = Match.objects.get(code=code_in(handle(alice, "new 5m to 300", "terminal")))
+    handle(alice, "bot", "terminal")
+    handle(alice, "bot", "terminal")
+    first = hand_row(match)
+    assert first.roles.captain == 0
+    screen = RecordingBackend()
+    while refresh(match).status == Match.Status.RUNNING and hand_row(match).pk == first.pk:
+        do_due_work([match.pk])
+        delivery.deliver_address(Outbox.Channel.TERMINAL, alice.terminal_user, screen)
+        if mover(match) == alice and hand_row(match).pk == first.pk:
+            play_move(match, safe_action)
+    box = first.roles.box
+    discards = [
+        move["move"].split()[1] for move in state.moves_of(first) if move["seat"] == box and "discard" in move["move"]
+    ]
+    assert len(discards) > 3
+    assert any(message.kind == Outbox.Kind.SUGGESTION for message in screen.sent)
+    shown = "\n".join(message.text for message in screen.sent)
+    missed = [card for card in discards if f"d {card}" not in shown]
+    assert missed in ([], discards[-1:])  # the box's last discard, if the captain then knocked
+
+
 def test_a_player_back_from_autopilot_is_told_and_gets_the_table(match3):
     captain = mover(match3)
     for _missed in range(deadlines.TIMEOUTS_BEFORE_AUTOPILOT):

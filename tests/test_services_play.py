@@ -294,6 +294,23 @@ def test_status_shows_the_players_own_cards_and_the_sitter_the_captains(match3):
     assert all(str(card) in handle(sitter, "status", "terminal") for card in hand.captain)
 
 
+def test_status_lists_the_moves_since_the_players_last_turn(match3):
+    rig(match3, captain="Ks Qh Jd 9c 7s 5h 3d Kc Qd 9h", box="Kh Qs Jc 9d 7h 5s 3c Jh 8d 6c", upcard="Ts")
+    box, captain, sitter = roles(match3)
+    handle(captain, "pass", "terminal")
+    handle(box, "pass", "terminal")
+    handle(captain, "draw", "terminal")
+    handle(captain, "discard Ks", "terminal")
+    handle(box, "draw", "terminal")
+    handle(box, "discard Kh", "terminal")
+    assert f"{box.display_name}: draw, d Kh" in handle(captain, "status", "terminal")
+    handle(captain, "draw", "terminal")
+    captain_status = handle(captain, "status", "terminal")
+    assert f"{box.display_name}: draw, d Kh" in captain_status and "d Ks" not in captain_status
+    sitter_status = handle(sitter, "status", "terminal")
+    assert f"{box.display_name}: draw, d Kh" in sitter_status and f"{captain.display_name}: draw" in sitter_status
+
+
 def test_score_lists_the_scores_and_every_hand(match3):
     rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")
     _box, captain, _sitter = roles(match3)

@@ -7,6 +7,7 @@ from games.contract.groups import OnlyInAGroup
 from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView, is_hand_kind
 from games.services.plumbing import state
 from games.services.read.match_lines import away_until, match_line
+from games.services.write.announcements import since_last_turn
 from games.services.write.locked_table import load_table
 from games.text.protocol import Command
 
@@ -43,7 +44,7 @@ def status(player: Player, command: Command) -> Reply:
     if match.status != Match.Status.RUNNING:
         return m.SeeTheScore(match.code)
     table = load_table(match.pk)
-    return table.view(seat.position)
+    return table.view(seat.position, since_last_turn(table, seat.position))
 
 
 def _lines(player: Player, seats: list[Seat] | None = None):

@@ -26,7 +26,7 @@ from games.models import Outbox, Player, Strength
 from games.services.errors import ServiceError
 from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
-from games.services.write.announcements import table_key
+from games.services.write.announcements import since_last_turn, table_key, with_missed
 from games.services.write.locked_table import Table
 from games.services.write.turns import computer_advises
 
@@ -117,7 +117,8 @@ def record_suggestion(table: Table, sitter: Player, action: Action, reason: str 
         table.match.deadline = timezone.now()  # its wait is over: the clock scan plays it if the task is lost
         current().computer_move(table.match)
     else:
-        view = table.view(captain.position)
+        moves = with_missed(table, captain.position, since_last_turn(table, captain.position))
+        view = table.view(captain.position, moves)
         outbox.send(captain.player, Outbox.Kind.SUGGESTION, view, table.match, replaces=table_key(table.match.code))
     return Suggested(captain.player.display_name, move)
 

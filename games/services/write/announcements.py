@@ -76,10 +76,31 @@ def tell_sitter_of(table: Table, last_moves: tuple[MoveView, ...]) -> None:
     """The sitter's table, with ``last_moves`` or, if he missed more, every move since
     the last table he got."""
     position = table.position_of_role(Role.SITTER)
+    send_table(table, position, Outbox.Kind.ADVISE, with_missed(table, position, last_moves))
+
+
+def with_missed(table: Table, position: int, last_moves: tuple[MoveView, ...]) -> tuple[MoveView, ...]:
+    """``last_moves``, or every move since the last table the seat's player got if he
+    missed more (up to ``UNSEEN_AT_MOST``): a table replaces the one before it, and
+    must not drop the moves that one listed."""
     missed = min(unseen_moves(table, position), UNSEEN_AT_MOST)
-    if missed > len(last_moves):
-        last_moves = recent_moves(table, missed)
-    send_table(table, position, Outbox.Kind.ADVISE, last_moves)
+    return recent_moves(table, missed) if missed > len(last_moves) else last_moves
+
+
+def since_last_turn(table: Table, position: int) -> tuple[MoveView, ...]:
+    """The hand's moves since the seat's last turn ended (up to ``UNSEEN_AT_MOST``):
+    what the others did, and his own moves of the turn he is in. For the sitter, who
+    holds no cards, the moves since his captain's last turn (R3.2)."""
+    if table.role_of(position) is Role.SITTER:
+        position = table.position_of_role(Role.CAPTAIN)
+    count, own_turn_now = 0, True
+    for data in reversed(table.moves):
+        mine = data["seat"] == position
+        if mine and not own_turn_now:
+            break
+        own_turn_now = own_turn_now and mine
+        count += 1
+    return recent_moves(table, min(count, UNSEEN_AT_MOST)) if count else ()
 
 
 def unseen_moves(table: Table, position: int) -> int:
