@@ -15,6 +15,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from bot.terminal.worker import do_due_work
 from games.engine import DECK, Role, parse_action
 from games.engine.advice import Appraisal, Reason
 from games.models import Event, Hand, Match, Outbox, Player, Strength
@@ -266,6 +267,19 @@ def test_an_advising_sitter_is_waited_for_all_hand(waiting_captain, alice):
     if hand_row(match).number == hand_row(waiting_captain).number:
         with change():
             assert turns.waits_for_advice(locked_table.load_table(match.pk))
+
+
+def test_the_terminal_waits_for_an_advising_sitter_at_each_later_captain_turn(waiting_captain, alice):
+    """A newcomer's suggestion was played, and then the computers ran five turns in three
+    seconds: the terminal's loop moved on through a computer captain that waits."""
+    handle(alice, f"suggest {legal_actions(waiting_captain)[0]}", "terminal")
+    do_due_work([waiting_captain.pk])
+    match = refresh(waiting_captain)
+    if hand_row(match).number == hand_row(waiting_captain).number:
+        assert player_in_role(match, Role.CAPTAIN) == mover(match)
+        assert match.deadline > timezone.now() + timedelta(seconds=20)
+        captain_moves = Event.objects.filter(match=match, kind=Event.Kind.MOVE, data__role=Role.CAPTAIN.value)
+        assert captain_moves.count() == 1
 
 
 def test_without_advice_a_waiting_computer_captain_moves_at_its_deadline(waiting_captain):

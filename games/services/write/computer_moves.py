@@ -27,6 +27,7 @@ from games.services.write import advice
 from games.services.write.advice import mover_view
 from games.services.write.locked_table import Table, still_current
 from games.services.write.play import apply_move
+from games.services.write.turns import waits_for_advice
 
 # The autopilot plays for a person who kept missing turns: as well as a computer can.
 AUTOPILOT_STRENGTH = Strength.HARD
@@ -34,7 +35,8 @@ AUTOPILOT_STRENGTH = Strength.HARD
 
 def play_computer_move(match_id: int, version: int | None = None) -> bool:
     """If a computer player is to move, play one move. True if it did. Not while
-    an admin has paused the match: a pause holds everything that plays by itself.
+    an admin has paused the match: a pause holds everything that plays by itself;
+    nor while a computer captain waits for its sitter's advice (``turns.waits_for_advice``).
     When a person captains with a computer sitter, the sitter suggests instead, once
     for the moment (False: no move was played)."""
     started = time.perf_counter()
@@ -44,6 +46,8 @@ def play_computer_move(match_id: int, version: int | None = None) -> bool:
             return False
         if not table.computer_plays(table.mover):
             advice.advise_as_computer(table)
+            return False
+        if waits_for_advice(table) and table.match.deadline and table.match.deadline > timezone.now():
             return False
         play_for_computer(table)
     metrics.COMPUTER_MOVE.observe(time.perf_counter() - started)
