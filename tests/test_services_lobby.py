@@ -12,11 +12,22 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from games.engine import Role
 from games.engine.hand import Phase
 from games.models import Match, Outbox, ProcessedUpdate
 from games.services import handle
 from games.services.write import clock_scan
-from tests.conftest import code_in, engine_hand, events_of, hand_row, mover, outbox_of, refresh, snapshot
+from tests.conftest import (
+    code_in,
+    engine_hand,
+    events_of,
+    hand_row,
+    mover,
+    outbox_of,
+    player_in_role,
+    refresh,
+    snapshot,
+)
 
 
 def new_match(player, text: str = "new") -> Match:
@@ -83,6 +94,13 @@ def test_join_a_full_match_that_has_started_is_refused_and_changes_nothing(match
     assert "has already started" in handle(dave, f"join {match3.code}", "terminal")
     assert snapshot(match3) == before
     assert not match3.seats.filter(player=dave).exists()
+
+
+def test_join_a_match_that_is_over_says_it_is_over(match3, dave):
+    captain = player_in_role(match3, Role.CAPTAIN)
+    handle(captain, "resign yes", "terminal")
+    assert refresh(match3).status == Match.Status.FINISHED
+    assert handle(dave, f"join {match3.code}", "terminal") == f"#{match3.code} is over."
 
 
 def test_join_twice_is_refused(alice):

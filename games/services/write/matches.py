@@ -107,6 +107,8 @@ def add_computer(player: Player, match: Match, strength: str = Strength.NORMAL) 
 
 
 def _seat(match: Match, player: Player, added_by: Player | None = None) -> Match:
+    if match.status in (Match.Status.FINISHED, Match.Status.ABORTED):
+        raise ServiceError(m.MatchIsOver(match.code))
     if match.status != Match.Status.LOBBY:
         raise ServiceError(m.AlreadyStarted(match.code))
     taken = set(match.seats.values_list("position", flat=True))
