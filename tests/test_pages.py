@@ -15,7 +15,7 @@ from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
 
-from games.engine import parse_action, parse_cards, replay
+from games.engine import Role, parse_action, parse_cards, replay
 from games.models import Match, Player, PlayerMatch, PlayerRecord
 from games.services import handle
 from games.services.plumbing.change import change
@@ -25,6 +25,7 @@ from games.services.write.locked_table import load_table
 from games.services.write.players import terminal_player
 from games.site.charts import line_chart
 
+from .conftest import player_in_role
 from .pages_support import cards_on, finished_match, running_match, secret_cards, step
 from .test_services_play import knock_with_layoffs
 
@@ -324,6 +325,14 @@ def test_finished_match_reveals_the_hand_it_stopped_and_names_the_winner(client,
     assert "won the match" in html
     assert "Stopped when the match ended." in html
     assert "<polyline" in html  # the scores, hand by hand
+
+
+def test_r10_3_a_resigned_match_says_who_resigned_and_that_nobody_won_a_tie(client, match3):
+    captain = player_in_role(match3, Role.CAPTAIN)
+    handle(captain, "resign yes", "terminal")
+    html = get(client, "match", match3.code)
+    assert f"{captain.display_name} resigned." in html and "Nobody won the match." in html
+    assert "nobody won" in get(client, "scoreboard")
 
 
 @pytest.mark.django_db

@@ -113,3 +113,4 @@ class PublicMatchView:
     seat_names: tuple[tuple[str, ...], ...] = ()  # per seat, everyone who held it, in order
     scores: tuple[tuple[int, ...], ...] = ()  # the three cumulative scores before hand 1 and after each hand
     player_ids: dict[str, int] = field(default_factory=dict)  # name -> player, for links
+    resigned: str = ""  # who gave the match up (R10.3), if it ended so

@@ -232,7 +232,17 @@ def public_match_view(match: Match, detail: int | None = None) -> PublicMatchVie
         seat_names=_seat_names(seats, hand_rows),
         scores=_score_history(hand_rows),
         player_ids=_player_ids(seats, hand_rows),
+        resigned=_resigned(match),
     )
+
+
+def _resigned(match: Match) -> str:
+    """Who gave a finished match up, if someone did (R10.3): its page says so, and
+    that nobody won when the other two had the same score."""
+    if match.status != Match.Status.FINISHED:
+        return ""
+    resigned = Event.objects.filter(match=match, kind=Event.Kind.RESIGNED)
+    return resigned.values_list("actor__display_name", flat=True).last() or ""
 
 
 def public_live_view(match: Match) -> PublicTableView | None:
