@@ -262,6 +262,10 @@ def snapshot(match: Match) -> tuple:
     )
 
 
+# Two hands of scattered cards that no two turns can bring down to a knock (for ``rig``).
+NO_EARLY_KNOCK = {"captain": "Ks Qh Jd 9c 7s 5h 3d Kc Qd 9h", "box": "Kh Qs Jc 9d 7h 5s 3c Jh 8d 6c", "upcard": "Ts"}
+
+
 def rig(match: Match, captain: str, box: str, upcard: str, stock: str = "") -> Hand:
     """Replace the deck of the current hand, before its first move, so that the
     captain and the box hold the given ten cards each, ``upcard`` is face up and

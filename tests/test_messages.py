@@ -16,6 +16,7 @@ import pytest
 from django.utils import timezone
 
 from bot.terminal.worker import do_due_work
+from games.contract.tables import Automatic, MoveView
 from games.engine import Role
 from games.models import Match, Outbox
 from games.services import handle
@@ -24,8 +25,10 @@ from games.services.plumbing.change import change
 from games.services.write import computer_moves, deadlines, locked_table, play
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
-from games.text.style import deadline_text, duration_text
+from games.text.style import PLAIN, deadline_text, duration_text
+from games.text.tables import turns_text
 from tests.conftest import (
+    NO_EARLY_KNOCK,
     code_in,
     hand_row,
     mover,
@@ -39,8 +42,6 @@ from tests.conftest import (
 )
 
 REAL_CUT = play.cut_for_roles
-# Two hands of scattered cards that no two turns can bring down to a knock.
-NO_EARLY_KNOCK = {"captain": "Ks Qh Jd 9c 7s 5h 3d Kc Qd 9h", "box": "Kh Qs Jc 9d 7h 5s 3c Jh 8d 6c", "upcard": "Ts"}
 GIN_FOR_CAPTAIN = {"captain": "As 2s 3s 4s 5s 6s 7s 8s 9s Kd", "box": "Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", "upcard": "Ts"}
 
 
@@ -88,6 +89,12 @@ def test_a_timeout_that_draws_and_discards_sends_its_player_one_table_with_both_
     assert moved.kind == "moved"
     assert re.search(r": (draw|take \S+), d \S+ \(automatic: time ran out\)", moved.text), moved.text
     assert moved.text.count("time ran out") == 1
+
+
+def test_a_move_made_two_ways_says_both_in_one_pair_of_brackets():
+    moves = [MoveView("Ann", "take 9s", Automatic.TIMEOUT_SUGGESTION), MoveView("Ann", "discard 7s", Automatic.TIMEOUT)]
+    (line,) = turns_text(moves, PLAIN)
+    assert line == "Ann: take 9s (automatic: time ran out; the sitter's suggestion), d 7s (automatic: time ran out)"
 
 
 def test_r3_2_the_box_never_reads_that_the_captain_followed_the_sitters_advice(match3):

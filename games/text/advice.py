@@ -29,7 +29,7 @@ REASON_WORDS = {
     Reason.TOP_CARD_NO_HELP: gettext_lazy("the top card of the pile helps less than an unknown one"),
     Reason.SHEDS_DEADWOOD: gettext_lazy("it throws the costliest unmatched card"),
     Reason.KEEPS_MELD: gettext_lazy("the higher cards are in melds: they stay"),
-    Reason.BUILDS_MELD: gettext_lazy("it keeps a pair or a near run that live cards can complete"),
+    Reason.BUILDS_MELD: gettext_lazy("the cards kept include a pair or a near run that live cards can complete"),
     Reason.SAFE_DISCARD: gettext_lazy("the opponent did not want that rank or its neighbours"),
     Reason.AVOIDS_FEEDING: gettext_lazy("the lower discard would help what the opponent collects"),
 }

@@ -85,15 +85,16 @@ def turns_text(moves: Iterable[MoveView], style: Style) -> list[str]:
 
 
 def _move_note(automatic: Automatic) -> str:
-    """How a move was made, when its player did not type it (``play.apply_move``)."""
-    note = ""
+    """How a move was made, when its player did not type it (``play.apply_move``), in
+    one pair of brackets: ``(automatic: time ran out; the sitter's suggestion)``."""
+    notes = []
     if automatic.timed_out:
-        note += " " + _("(automatic: time ran out)")
+        notes.append(_("automatic: time ran out"))
     if automatic is Automatic.AUTOPILOT:
-        note += " " + _("(played for him by a computer)")
+        notes.append(_("played for him by a computer"))
     if automatic.advised:
-        note += " " + _("(the sitter's suggestion)")
-    return note
+        notes.append(_("the sitter's suggestion"))
+    return " (" + "; ".join(notes) + ")" if notes else ""
 
 
 def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = True, scores: bool = True) -> str:
