@@ -293,6 +293,21 @@ def test_the_terminal_waits_for_an_advising_sitter_at_each_later_captain_turn(wa
     assert match.deadline > timezone.now() + timedelta(seconds=20)
 
 
+def test_the_sitter_is_offered_what_to_suggest_while_a_computer_captain_waits_and_only_then(waiting_captain, alice):
+    """A newcomer who sat out beside a computer captain read only "Bot 1 to move." and
+    was never asked to advise, though the captain waited for him."""
+    rig(waiting_captain, **NO_EARLY_KNOCK)
+    captain = player_in_role(waiting_captain, Role.CAPTAIN).display_name
+    handle(alice, "status", "terminal")
+    assert f"Advise {captain}: suggest take, pass" in outbox_of(alice)[-1].text
+    Match.objects.filter(pk=waiting_captain.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    clock_scan.scan_clocks(among=[waiting_captain.pk])  # he let the first decision go: no more waits this hand
+    while mover(waiting_captain) != player_in_role(waiting_captain, Role.CAPTAIN):
+        assert computer_moves.play_computer_move(waiting_captain.pk)
+    last = outbox_of(alice, Outbox.Kind.ADVISE)[-1].text
+    assert f"{captain} to move." in last and "Advise" not in last
+
+
 def test_without_advice_a_waiting_computer_captain_moves_at_its_deadline(waiting_captain):
     match = refresh(waiting_captain)
     assert not clock_scan.scan_clocks(among=[match.pk])["deadline"], "not before its wait is over"

@@ -10,6 +10,8 @@ views, never from a hand directly.
 
 from __future__ import annotations
 
+from django.utils import timezone
+
 from games.contract import Notice
 from games.contract.advice import AdviceDeclined, AdviceReason, NoAdviceYet
 from games.contract.table_page import TeamLine
@@ -18,6 +20,7 @@ from games.engine import Card, Hand, Role, Settlement, best_arrangements, deadwo
 from games.engine.hand import Discard, Knock, Phase
 from games.models import Event, Match, Seat
 from games.models import Hand as HandRow
+from games.services.plumbing import clocks
 from games.services.read.public import seat_views
 
 
@@ -51,7 +54,7 @@ def table_view(
     knocks: dict[Card, int] = {}
     captain = seats[hand_row.roles.seat_of(Role.CAPTAIN)]
     advising = role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over
-    if is_mover or (advising and not (captain.player.is_computer or captain.autopilot)):
+    if is_mover or (advising and takes_advice(match, captain)):
         moves, knocks = available_moves(hand)
     return TableView(
         code=match.code,
@@ -75,6 +78,15 @@ def table_view(
         last_moves=last_moves if role is not Role.BOX else tuple(move.without_advice() for move in last_moves),
         commitment=hand_row.commitment,
     )
+
+
+def takes_advice(match: Match, captain: Seat) -> bool:
+    """Whether the sitter's suggestion can still come before the captain moves: a person
+    captains, or a computer captain waits for it (``turns.waits_for_advice`` gave it a
+    deadline past a computer's grace, as ``computer_moves.computers_to_move`` reads it)."""
+    if not (captain.player.is_computer or captain.autopilot):
+        return True
+    return match.deadline is not None and match.deadline > timezone.now() + clocks.COMPUTER_GRACE
 
 
 def available_moves(hand: Hand) -> tuple[tuple[str, ...], dict[Card, int]]:

@@ -115,9 +115,9 @@ def apply_move(
         tell_mover(table, position, automatic, public)
         announce_turn(table, turn_so_far(table, public))
     else:
+        computer_next(table)  # the second half of the turn: first, so that the sitter's table reads its wait
         tell_mover(table, position, automatic, public)
         tell_sitter(table, (public,))
-        computer_next(table)  # the second half of the turn
     return None
 
 
