@@ -335,6 +335,15 @@ def test_r10_3_a_resigned_match_says_who_resigned_and_that_nobody_won_a_tie(clie
     assert "nobody won" in get(client, "scoreboard")
 
 
+def test_a_person_a_computer_plays_for_is_not_marked_a_computer(client, match3):
+    """A newcomer who missed three turns read "root | computer" on his match's page."""
+    seat = match3.seats.select_related("player").get(position=0)
+    match3.seats.filter(pk=seat.pk).update(autopilot=True)
+    row = re.search(r'<tr data-position="0">.*?</td>', get(client, "match", match3.code), re.S)
+    assert row and seat.player.display_name in row.group(0)
+    assert "a computer plays for him" in row.group(0) and ">computer<" not in row.group(0)
+
+
 @pytest.mark.django_db
 def test_r7_5_a_hands_end_says_who_laid_off_which_cards_on_whose_meld(client, match3):
     """It said "Laid off on the knocker's melds: 3h 7h": whose cards, on which meld?"""

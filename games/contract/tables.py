@@ -22,6 +22,7 @@ class SeatView:
     role: str  # "box", "captain", "sitter" or "" before the first deal
     score: int
     is_computer: bool = False
+    autopilot: bool = False  # a person's seat that a computer plays while he is away
     away_until: datetime | None = None  # his time off: his clocks wait until then
 
 

@@ -28,7 +28,8 @@ PLAYER_FIELDS = ("box_player", "captain_player", "sitter_player", "winner_player
 
 def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, ...]:
     """The seats as anyone may see them: names, roles in ``hand_row``, scores, whether a
-    computer plays the seat, and a time off that has not ended."""
+    computer player holds the seat or a computer plays it for an absent person, and a
+    time off that has not ended."""
     roles = role_names(hand_row) if hand_row else {}
     now = timezone.now()
     return tuple(
@@ -37,7 +38,8 @@ def seat_views(seats: list[Seat], hand_row: HandRow | None) -> tuple[SeatView, .
             seat.position,
             roles.get(seat.position, ""),
             seat.score,
-            seat.player.is_computer or seat.autopilot,
+            seat.player.is_computer,
+            seat.autopilot,
             seat.player.away_until if seat.player.away_until and seat.player.away_until > now else None,
         )
         for seat in seats

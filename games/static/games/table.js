@@ -292,6 +292,7 @@
       var role = make("span", "tp-role", config.roles[seat.role] || "");
       item.appendChild(role);
       if (seat.is_computer) item.appendChild(make("span", "tag", W.computer));
+      else if (seat.autopilot) item.appendChild(make("span", "tag", W.autopilot));
       item.appendChild(make("span", "tp-score", String(seat.score)));
       list.appendChild(item);
     });
