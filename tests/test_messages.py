@@ -18,6 +18,7 @@ from django.utils import timezone
 from bot.terminal.worker import do_due_work
 from games.contract.tables import Automatic, MoveView
 from games.engine import Role
+from games.models import Hand as HandRow
 from games.models import Match, Outbox
 from games.services import handle
 from games.services.plumbing import delivery, state
@@ -133,6 +134,26 @@ def test_a_sitter_who_says_advise_off_gets_no_tables_while_he_sits_out(match3):
 
 
 SITTER_AT_SEAT_0 = 1  # a cut seed that gives seat 0 the sitter
+CAPTAIN_AT_SEAT_0 = 9  # a cut seed that gives seat 0 the captain
+
+
+def first_hand_beside_two_computers(alice, monkeypatch, cut_seed: int) -> tuple[HandRow, RecordingBackend]:
+    """Alice in seat 0 of a match with two computer players, the first hand played out
+    by the terminal's own loop (computer moves, then delivery; her moves the safest),
+    and what her screen showed."""
+    monkeypatch.setattr(play, "cut_for_roles", lambda rng: REAL_CUT(random.Random(cut_seed)))
+    monkeypatch.setattr(state, "_shuffler", random.Random(3))
+    match = Match.objects.get(code=code_in(handle(alice, "new 5m to 300", "terminal")))
+    handle(alice, "bot", "terminal")
+    handle(alice, "bot", "terminal")
+    first = hand_row(match)
+    screen = RecordingBackend()
+    while refresh(match).status == Match.Status.RUNNING and hand_row(match).pk == first.pk:
+        do_due_work([match.pk])
+        delivery.deliver_address(Outbox.Channel.TERMINAL, alice.terminal_user, screen)
+        if mover(match) == alice and hand_row(match).pk == first.pk:
+            play_move(match, safe_action)
+    return first, screen
 
 
 def test_a_sitter_beside_fast_computers_reads_every_move_of_the_hand(alice, monkeypatch):
@@ -140,17 +161,8 @@ def test_a_sitter_beside_fast_computers_reads_every_move_of_the_hand(alice, monk
     The terminal plays up to 20 computer moves before it shows what came of them, and a
     newer table replaces one still waiting: so each table lists every move since the
     last he was shown, and his last table of a hand is not replaced by the next hand's."""
-    monkeypatch.setattr(play, "cut_for_roles", lambda rng: REAL_CUT(random.Random(SITTER_AT_SEAT_0)))
-    monkeypatch.setattr(state, "_shuffler", random.Random(3))
-    match = Match.objects.get(code=code_in(handle(alice, "new 5m to 300", "terminal")))
-    handle(alice, "bot", "terminal")
-    handle(alice, "bot", "terminal")
-    first = hand_row(match)
+    first, screen = first_hand_beside_two_computers(alice, monkeypatch, SITTER_AT_SEAT_0)
     assert first.roles.sitter == 0
-    screen = RecordingBackend()
-    while refresh(match).status == Match.Status.RUNNING and hand_row(match).pk == first.pk:
-        assert do_due_work([match.pk])
-        delivery.deliver_address(Outbox.Channel.TERMINAL, alice.terminal_user, screen)
     discards = [move["move"].split()[1] for move in state.moves_of(first) if move["move"].startswith("discard")]
     assert len(discards) > 5
     shown = "\n".join(message.text for message in screen.sent)
@@ -158,25 +170,11 @@ def test_a_sitter_beside_fast_computers_reads_every_move_of_the_hand(alice, monk
     assert missed in ([], discards[-1:])  # the captain's last discard, if the box then knocked: the result says so
 
 
-CAPTAIN_AT_SEAT_0 = 9  # a cut seed that gives seat 0 the captain
-
-
 def test_a_captain_beside_a_computer_sitter_reads_every_move_of_the_box(alice, monkeypatch):
     """A newcomer who captained beside a computer sitter never read the box's moves: the
     sitter's suggestion came in a table that replaced his turn's, without them."""
-    monkeypatch.setattr(play, "cut_for_roles", lambda rng: REAL_CUT(random.Random(CAPTAIN_AT_SEAT_0)))
-    monkeypatch.setattr(state, "_shuffler", random.Random(3))
-    match = Match.objects.get(code=code_in(handle(alice, "new 5m to 300", "terminal")))
-    handle(alice, "bot", "terminal")
-    handle(alice, "bot", "terminal")
-    first = hand_row(match)
+    first, screen = first_hand_beside_two_computers(alice, monkeypatch, CAPTAIN_AT_SEAT_0)
     assert first.roles.captain == 0
-    screen = RecordingBackend()
-    while refresh(match).status == Match.Status.RUNNING and hand_row(match).pk == first.pk:
-        do_due_work([match.pk])
-        delivery.deliver_address(Outbox.Channel.TERMINAL, alice.terminal_user, screen)
-        if mover(match) == alice and hand_row(match).pk == first.pk:
-            play_move(match, safe_action)
     box = first.roles.box
     discards = [
         move["move"].split()[1] for move in state.moves_of(first) if move["seat"] == box and "discard" in move["move"]
