@@ -88,9 +88,10 @@ def with_missed(table: Table, position: int, last_moves: tuple[MoveView, ...]) -
 
 
 def since_last_turn(table: Table, position: int) -> tuple[MoveView, ...]:
-    """The hand's moves since the seat's last turn ended (up to ``UNSEEN_AT_MOST``):
-    what the others did, and his own moves of the turn he is in. For the sitter, who
-    holds no cards, the moves since his captain's last turn (R3.2)."""
+    """The others' moves since the seat's last turn ended (up to ``UNSEEN_AT_MOST``):
+    his own he made himself. For the sitter, who holds no cards, every move since his
+    captain's last turn, the captain's included (R3.2)."""
+    player = position
     if table.role_of(position) is Role.SITTER:
         position = table.position_of_role(Role.CAPTAIN)
     count, own_turn_now = 0, True
@@ -100,7 +101,9 @@ def since_last_turn(table: Table, position: int) -> tuple[MoveView, ...]:
             break
         own_turn_now = own_turn_now and mine
         count += 1
-    return recent_moves(table, min(count, UNSEEN_AT_MOST)) if count else ()
+    window = table.moves[len(table.moves) - count :]
+    others = [data for data in window if data["seat"] != player][-UNSEEN_AT_MOST:]
+    return tuple(move_view(table, data) for data in others)
 
 
 def unseen_moves(table: Table, position: int) -> int:
