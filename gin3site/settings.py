@@ -4,6 +4,7 @@ With nothing set, gin3 uses a SQLite file and an embedded Celery broker under
 ``var/``; ``DATABASE_URL`` and ``REDIS_URL`` switch to PostgreSQL and Redis.
 """
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -29,11 +30,19 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 def local_secret_key() -> str:
-    """A key made once for this machine, so a local run never uses a known secret."""
+    """A key made once for this machine, so a local run never uses a known secret.
+
+    Processes started at once (``make run``'s children, two test runs) may each find
+    no key: each writes one to a file of its own and links it into place, which only
+    the first can do, so every process reads the same whole key."""
     path = VAR_DIR / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
+        with tempfile.NamedTemporaryFile("w", dir=VAR_DIR, prefix=".secret_key-") as made:
+            made.write(secrets.token_urlsafe(50))
+            made.flush()
+            os.chmod(made.name, 0o600)
+            with contextlib.suppress(FileExistsError):
+                os.link(made.name, path)
     return path.read_text().strip()
 
 

@@ -195,12 +195,17 @@ def choose(match: Match, buttons: list[str]) -> str:
     hand = current_hand(match)
     mine = hand.cards_of(hand.to_move)
     by_move = {data.split(" ", 1)[1]: data for data in buttons}
+
+    def lowest(move: str) -> tuple[int, int]:  # among equal counts, the card held longest: whatever the buttons' order
+        card = parse_action(move).card
+        return hand.count_after_discard(card), mine.index(card)
+
     knocks = [move for move in by_move if move.startswith("knock ")]
     if knocks:
-        return by_move[min(knocks, key=lambda move: hand.count_after_discard(parse_action(move).card))]
+        return by_move[min(knocks, key=lowest)]
     discards = [move for move in by_move if move.startswith("discard ")]
     if discards:
-        return by_move[min(discards, key=lambda move: hand.count_after_discard(parse_action(move).card))]
+        return by_move[min(discards, key=lowest)]
     if "take" in by_move and hand.pile and _improves(mine, hand.pile[-1]):
         return by_move["take"]
     for move in ("pass", "draw", "take"):

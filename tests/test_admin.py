@@ -471,3 +471,53 @@ def test_a_suggestion_is_hidden_until_its_hand_ends(admin_client, match):
     assert f"discard {card}" not in response.content.decode()
     moderation.abort(match, "root", "test")
     assert f"discard {card}" in admin_client.get(reverse("admin:games_event_changelist")).content.decode()
+
+
+def test_the_desk_is_gin3s_moderation_desk_on_every_page_not_django_administration(client, django_user_model, match):
+    """The login page and every page of the desk said "Django administration"."""
+    login = client.get(reverse("admin:login")).content.decode()
+    client.force_login(django_user_model.objects.create_superuser("root", "root@example.com", "pw"))
+    pages = [
+        reverse("admin:index"),
+        reverse("admin:games_match_changelist"),
+        reverse("admin:games_match_change", args=[match.pk]),
+        reverse("admin:games_event_changelist"),
+        reverse("admin:games_outbox_changelist"),
+        reverse("admin:games_player_changelist"),
+    ]
+    for html in [login, *(client.get(page).content.decode() for page in pages)]:
+        assert "Django" not in html
+        assert re.search(r"<title>[^<]*gin3 moderation desk</title>", html)
+        assert re.search(r'id="site-name"><a href="[^"]*">gin3 moderation desk</a>', html)
+    assert "<h1>Moderation</h1>" in client.get(reverse("admin:index")).content.decode()
+
+
+def test_a_computer_players_join_is_his_added_by_the_person_not_the_persons(admin_client, match, ann):
+    """Ann's ``bot`` seats a computer player: the log records her as the actor of its
+    "joined" event (her command), and the desk said she joined, three times over."""
+    computers = [seat.player.display_name for seat in match.seats.exclude(player=ann).order_by("position")]
+    joined = match.events.filter(kind=Event.Kind.JOINED).order_by("seq")
+    assert [event.actor for event in joined] == [ann, ann, ann]  # the stored log, unchanged
+    expected = ["Ann", *(f"{computer} (added by Ann)" for computer in computers)]
+    events_list = admin_client.get(reverse("admin:games_event_changelist"), {"kind__exact": "joined"})
+    cells = re.findall(r'<td class="field-by">([^<]*)</td>', events_list.content.decode())
+    assert cells == expected[::-1]  # the newest first
+    match_page = admin_client.get(reverse("admin:games_match_change", args=[match.pk])).content.decode()
+    oldest = re.findall(r'<td class="field-by">\s*<p>([^<]*)</p>', match_page)[-4:]  # the newest first
+    assert oldest == [*expected[::-1], "Ann"]  # the three joins, then her "created"
+    event_page = admin_client.get(reverse("admin:games_event_change", args=[joined.last().pk])).content.decode()
+    assert f'<div class="readonly">{expected[-1]}</div>' in event_page
+
+
+def test_only_a_message_waiting_to_be_sent_shows_its_next_attempt(admin_client, ann):
+    """A message already sent said "Next attempt at" the time it was sent."""
+    now = timezone.now()
+    shown = {}
+    for status in Outbox.Status.values:
+        sent_at = now if status in ("sent", "delivered") else None
+        message = Outbox.objects.create(
+            recipient=ann, channel="terminal", address="ann", kind="reply", text="hi", status=status, sent_at=sent_at
+        )
+        page = admin_client.get(reverse("admin:games_outbox_change", args=[message.pk])).content.decode()
+        shown[status] = "Next attempt at" in page
+    assert shown == {status: status in ("pending", "sending") for status in Outbox.Status.values}

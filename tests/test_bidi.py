@@ -16,7 +16,7 @@ import pytest
 from django.conf import settings
 
 from games.models import Outbox
-from games.text.bidi import LRI, PDI, RLM, is_rtl, isolate
+from games.text.bidi import LRI, PDI, RLM, is_rtl, isolate, isolate_label
 from tests.conftest import play_move, refresh
 from tests.fakes.telegram_api import _render as telegram_renders
 from tests.telegram_harness import CARD
@@ -94,8 +94,11 @@ def test_cards_and_counts_are_isolated_without_the_punctuation_of_the_sentence()
 
 
 def test_the_moves_and_the_deadline_each_stay_in_one_piece():
-    line = "תורך: draw, take, d CARD, knock 6s(6), 9h(8) בעוד 3h (29.11 16:30 UTC)"
-    assert isolated_runs(isolate(line, "he")) == ["draw, take, d CARD, knock 6s(6), 9h(8)", "3h (29.11 16:30 UTC)"]
+    line = "תורך עד 29.11 16:30 UTC (נותרו 3h): draw, take, d CARD, knock 6s(6), 9h(8)"
+    assert isolated_runs(isolate(line, "he")) == ["29.11 16:30 UTC", "3h", "draw, take, d CARD, knock 6s(6), 9h(8)"]
+    assert shown(isolate(line, "he")).endswith("(נותרו ⟦3h⟧): ⟦draw, take, d CARD, knock 6s(6), 9h(8)⟧")
+    bold = "<b>תורך עד 16:30 UTC (נותרו 3h):</b> draw"
+    assert shown(isolate(bold, "he")).endswith("(נותרו ⟦3h⟧):</b> ⟦draw⟧"), "the bold ends outside the isolate"
 
 
 def test_a_command_with_its_arguments_is_one_run():
@@ -105,6 +108,13 @@ def test_a_command_with_its_arguments_is_one_run():
 
 def test_a_hebrew_prefix_keeps_its_hyphen_outside_the_isolate():
     assert shown(isolate("הצטרפת ל-#K7Q2. המשחק מתחיל.", "he")) == "הצטרפת ל-⟦#K7Q2⟧. המשחק מתחיל."
+
+
+def test_a_button_label_that_mixes_directions_is_isolated_and_a_lone_card_is_left_as_it_is():
+    assert isolate_label("כן, פרוש מ-#GQLD", "he") == f"כן, פרוש מ-{LRI}#GQLD{PDI}"
+    assert isolate_label("דפוק 9♣ (5)", "he") == f"דפוק {LRI}9♣ (5){PDI}"
+    assert isolate_label("9♣", "he") == "9♣"
+    assert isolate_label("Yes, resign #GQLD", "en") == "Yes, resign #GQLD"
 
 
 def test_unmatched_brackets_belong_to_the_hebrew_around_them():

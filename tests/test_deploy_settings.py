@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 from django.conf import settings
 
@@ -33,8 +37,11 @@ HTTPS_SETTINGS = (
 )
 
 
-def manage(*args: str, environment: dict[str, str], tmp_path) -> subprocess.CompletedProcess:
-    inherited = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "GIN3_PLAIN_HTTP", *HTTPS_SETTINGS)}
+def manage(
+    *args: str, environment: dict[str, str], tmp_path, unset: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess:
+    dropped = ("DEBUG", "GIN3_PLAIN_HTTP", *HTTPS_SETTINGS, *unset)
+    inherited = {k: v for k, v in os.environ.items() if k not in dropped}
     env = {**inherited, "GIN3_VAR_DIR": str(tmp_path), **environment}
     return subprocess.run(
         [sys.executable, "manage.py", *args], cwd=settings.BASE_DIR, env=env, capture_output=True, text=True
@@ -70,3 +77,44 @@ def test_a_plain_http_run_turns_them_all_off_and_each_can_be_set_on_its_own(tmp_
     assert not any(plain.values())
     one = https_settings({**PRODUCTION, "SECURE_HSTS_PRELOAD": "0", "SECURE_HSTS_SECONDS": "600"}, tmp_path)
     assert (one["SECURE_HSTS_PRELOAD"], one["SECURE_HSTS_SECONDS"], one["SECURE_SSL_REDIRECT"]) == (False, 600, True)
+
+
+def test_the_readme_says_gin3_var_dir_moves_var_and_everything_it_says_is_there_moves(tmp_path):
+    """README said the SQLite file and the broker live under ``var/`` but not that
+    ``GIN3_VAR_DIR`` moves them (only docs/deploy.md did). What it names as moving with
+    the folder, with no other setting, does."""
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+    (paragraph,) = [each for each in re.split(r"\n\s*\n", readme) if "`var/`" in each]
+    assert "`GIN3_VAR_DIR`" in paragraph
+    folder = tmp_path / "elsewhere"
+    unset = ("DATABASE_URL", "REDIS_URL", "SECRET_KEY", "PROMETHEUS_MULTIPROC_DIR")
+    code = (
+        "import json; from django.conf import settings as s; from games import metrics;"
+        "from bot.terminal import session; o = s.CELERY_BROKER_TRANSPORT_OPTIONS; print(json.dumps([str(p) for p in ("
+        "s.DATABASES['default']['NAME'], o['data_folder_in'], o['control_folder'], s.CELERY_BEAT_SCHEDULE_FILENAME,"
+        "s.STATIC_ROOT, metrics.DIRECTORY, s.VAR_DIR / session.BUG_LOG)]))"
+    )
+    result = manage("shell", "-c", code, environment={"GIN3_VAR_DIR": str(folder)}, tmp_path=tmp_path, unset=unset)
+    assert result.returncode == 0, result.stderr
+    places = [Path(place) for place in json.loads(result.stdout.strip().splitlines()[-1])]
+    assert all(place.parent == folder for place in places), places
+    assert (folder / "secret_key").is_file()  # made for this machine, there
+
+
+def test_processes_that_start_at_once_on_a_fresh_machine_all_read_one_whole_key(tmp_path, monkeypatch):
+    """``make run``'s children, or two test runs, may each find no key: the first one
+    linked into place is every process's, never one half written or overwritten."""
+    import gin3site.settings as gin3_settings
+
+    monkeypatch.setattr(gin3_settings, "VAR_DIR", tmp_path)
+    start = threading.Barrier(8)
+
+    def read_key(_index: int) -> str:
+        start.wait()
+        return gin3_settings.local_secret_key()
+
+    with ThreadPoolExecutor(8) as pool:
+        keys = set(pool.map(read_key, range(8)))
+    assert len(keys) == 1 and len(keys.pop()) >= 50
+    assert [path.name for path in tmp_path.iterdir()] == ["secret_key"]
+    assert (tmp_path / "secret_key").stat().st_mode & 0o777 == 0o600

@@ -190,6 +190,14 @@ def test_r6_1_taking_from_the_stock_takes_its_top_card():
     assert hand.stock[0] == card("Js")
 
 
+def test_r6_1_the_card_drawn_from_the_stock_is_known_until_the_discard():
+    hand = play(deal(DECK_A), Pass(), Pass(), Draw())
+    assert hand.drawn == card("Qs")
+    assert play(hand, Discard(card("Qs"))).drawn is None
+    assert play(deal(DECK_A), Take()).drawn is None  # a take shows its card on the pile, not here
+    assert deal(DECK_A).drawn is None
+
+
 def test_r6_1_unknown_actions_are_refused():
     assert_illegal(deal(DECK_A), "take", "R6.1")
 

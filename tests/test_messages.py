@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from bot.terminal.worker import do_due_work
 from games.contract.tables import Automatic, MoveView
@@ -26,7 +26,7 @@ from games.services.plumbing.change import change
 from games.services.write import computer_moves, deadlines, locked_table, play
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
-from games.text.style import PLAIN, deadline_text, duration_text
+from games.text.style import PLAIN, deadline_text, duration_text, your_move
 from games.text.tables import turns_text
 from tests.conftest import (
     NO_EARLY_KNOCK,
@@ -246,7 +246,7 @@ def test_every_sms_turn_notice_keeps_its_deadline_and_fits_one_segment(sms_match
     notices = Outbox.objects.filter(recipient=sam, kind="turn")
     assert notices.exists()
     for notice in notices:
-        assert "Your move:" in notice.text and "by " in notice.text, notice.text
+        assert re.search(r"Your move by [0-9. :]+UTC: ", notice.text), notice.text
         assert segments(notice.text).count == 1, notice.text
 
 
@@ -261,11 +261,30 @@ def test_the_time_left_is_rounded_up_to_the_minute(seconds, said):
     assert duration_text(seconds) == said
 
 
+@pytest.mark.parametrize(
+    ("language", "said"), [("he", "2 שע' 59 דק'"), ("lt", "2 val. 59 min."), ("ms", "2 jam 59 min")]
+)
+def test_the_time_left_is_said_in_the_units_of_the_readers_language(language, said):
+    with translation.override(language):
+        assert duration_text(2 * 3600 + 59 * 60) == said
+
+
 def test_a_deadline_that_has_passed_is_now_never_0m():
     now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     assert deadline_text(now - timedelta(seconds=5), now) == "now"
     assert deadline_text(now + timedelta(seconds=5), now) == "in 1m (09:00 UTC)"
     assert deadline_text(now + timedelta(days=2), now) == "in 2d (04.03 09:00 UTC)"
+
+
+def test_the_time_to_move_comes_before_the_moves_it_allows():
+    """After them, "take, pass in 1d" read as if the day were for passing only."""
+    now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    assert (
+        your_move(now + timedelta(minutes=130), False, heading=True, now=now) == "Your move by 11:10 UTC (2h 10m left):"
+    )
+    assert your_move(now + timedelta(days=1), True, heading=False, now=now) == "your move by 03.03 09:00 UTC:"
+    assert your_move(now - timedelta(seconds=5), False, heading=True, now=now) == "Your move by 08:59 UTC:"
+    assert your_move(None, False, heading=False, now=now) == "your move:"
 
 
 def test_a_player_chooses_his_name_and_no_two_players_share_one(match3, alice, bob):

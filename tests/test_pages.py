@@ -495,6 +495,17 @@ def test_an_empty_lobby_names_the_command_that_lists_a_match_here(client, ann):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("waiting", [True, False])
+def test_the_lobby_says_anyone_can_play_in_a_terminal_with_make_play(client, ann, waiting):
+    """It named Telegram and SMS only; ``make play`` needs neither, nor an account."""
+    if waiting:
+        handle(ann, "new open", "terminal")
+    html = get(client, "lobby")
+    assert ("No match is waiting for players right now" in html) is not waiting
+    assert "Anyone can also play in a terminal: on a computer with gin3's code, make play starts a match" in html
+
+
+@pytest.mark.django_db
 def test_lobby_says_each_matchs_time_a_move_as_the_messages_do(client, ann):
     handle(ann, "new 1h to 150", "terminal")
     handle(terminal_player("bea", "Bea"), "new 3d", "terminal")

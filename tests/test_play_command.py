@@ -364,6 +364,32 @@ def test_the_goodbye_hint_logs_him_back_in_as_himself(started_with, environment,
     assert again.status == 0
 
 
+def test_the_goodbye_hint_keeps_the_language_he_switched_to_not_the_one_he_started_with():
+    """Started with ``--lang he``, he typed ``lang lt``: a hint with ``--lang he``
+    would have switched him back to Hebrew."""
+    session = play("--name", "Bob", "--lang", "he", "--options", "5m", typist=["lang lt", "quit"])
+    match = Match.objects.get(status=Match.Status.RUNNING)
+    assert hinted_args(session.text, match.code) == ["--name", "Bob", "--lang", "lt", "--join", match.code]
+    assert Player.objects.get(display_name="Bob").language == "lt"
+
+
+def test_make_play_again_comes_back_to_the_match_he_left_instead_of_starting_another():
+    """A newcomer quit, ran the same make play again, and found a second match beside
+    the first, which waited on him."""
+    play("--name", "Ann", "--options", "5m", typist=["quit"])
+    match = Match.objects.get(status=Match.Status.RUNNING)
+    again = play("--name", "Ann", typist=["quit"])
+    assert Match.objects.count() == 1
+    assert f"Back to #{match.code}. Type new for another match." in again.text
+    assert f"#{match.code} hand " in again.text  # his table (the computers may have played on)
+    other = play("--name", "Ann", "--options", "5m", typist=["quit"])  # an option asks for a new one
+    assert Match.objects.count() == 2
+    assert "Back to" not in other.text
+    both = play("--name", "Ann", typist=["quit"])
+    codes = list(Match.objects.order_by("pk").values_list("code", flat=True))
+    assert f"Back to your matches: #{codes[0]} #{codes[1]}. Put the code first" in both.text
+
+
 def test_the_hints_of_a_session_that_could_not_start_keep_his_name_too():
     session = play("--name", "Bob", "--lang", "lt", "--join", "ZZZZ", typist=["quit"])
     assert "make play ARGS='--name Bob --lang lt --join CODE'" in session.text

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from games.contract.options import MOVE_TIMES, MatchOptions
-from games.engine import Card
+from games.engine import Card, Take
 from games.text.protocol import MAX_TEAM_TEXT, Command, ProtocolError, parse
 
 
@@ -74,6 +74,23 @@ def test_cards_in_every_notation(text, expected):
 @pytest.mark.parametrize("text", ["knock 7h", "k 7h", "KNOCK 7H", "/knock@gin3bot 7♥"])
 def test_knock_takes_a_card(text):
     assert parse(text) == Command("knock", card=card("7h"))
+
+
+@pytest.mark.parametrize("text", ["take Qs", "take q♠", "#K7Q2 take QS"])
+def test_take_may_name_the_face_up_card_it_takes(text):
+    """A newcomer types the card he sees on the pile; the engine's take needs none."""
+    command = parse(text)
+    assert (command.name, command.card) == ("take", card("Qs"))
+    assert command.action() == Take()
+
+
+@pytest.mark.parametrize(
+    ("text", "reply"), [("take 9x", "'9x' is not a card"), ("take Qs Kh", "takes nothing after it")]
+)
+def test_take_with_anything_but_one_card_after_it_is_refused(text, reply):
+    """take 9x said "'take' takes nothing after it", though take Qs works."""
+    with pytest.raises(ProtocolError, match=reply):
+        parse(text)
 
 
 @pytest.mark.parametrize("text", ["discard", "d 7h 8h", "knock", "discard 11h", "discard 7x", "d 1h", "d ♠7"])
@@ -210,7 +227,11 @@ def test_a_suggestion_button_carries_the_selector_in_front():
     assert command.as_text() == "suggest discard 7h"
 
 
-@pytest.mark.parametrize("text", ["suggest", "suggest status", "suggest suggest draw", "suggest #K7Q2 draw"])
+def test_a_bare_suggest_is_left_to_the_service_which_knows_the_moves_to_offer():
+    assert parse("suggest") == Command("suggest")
+
+
+@pytest.mark.parametrize("text", ["suggest status", "suggest suggest draw", "suggest #K7Q2 draw"])
 def test_only_play_commands_can_be_suggested(text):
     with pytest.raises(ProtocolError):
         parse(text)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from games.engine import DECK, Discard, Draw, Knock, Options, Pass, Phase, Role, deal, parse_cards
 from games.engine.advice import Appraisal, Reason, appraise
-from games.engine.bots import BotView, RandomBot, bot_view
+from games.engine.bots import BotView, RandomBot, StrongBot, bot_view
 from games.engine.cards import mask_of
 from games.engine.levels import LEVELS, STRATEGIES, level_of, make_strategy
 from games.engine.melds import deadwood, knock_discards
@@ -25,9 +25,11 @@ from games.engine.search import (
     _Playout,
     _Rules,
     _sample_world,
+    candidates,
     evaluate,
     knock_points,
     opponent_weights,
+    preferred,
 )
 
 QUICK = 0.005
@@ -275,13 +277,29 @@ def _every_view(seed, hands):
         yield bot_view(hand, hand.to_move, log, {hand.to_move: 40, hand.to_move.opponent: 70})
 
 
-def test_appraise_values_every_legal_action_and_its_choice_is_the_best():
+def normal_choice(view):
+    """The normal level's choice, which the hard level keeps unless the search is sure of better."""
+    return candidates(view, StrongBot(random.Random(0)))[0]
+
+
+def test_the_search_overrules_the_normal_levels_choice_only_when_clearly_better():
+    """Two discards a fraction of a point apart are noise to a few dozen worlds: chosen
+    on it, the hard level gave away the normal level's judgement of the cards."""
+    normal, close, far = Discard(card("Kd")), Discard(card("Qd")), Discard(card("Jd"))
+    base = [0.0, 8.0, -8.0, 4.0, -4.0, 0.0] * 5
+    results = {normal: base, close: [value + noise for value, noise in zip(base, [1.0, -0.8] * 15, strict=True)]}
+    assert preferred(results, [normal, close]) == normal  # a mean gain of 0.1, the spread of 0.9
+    results[far] = [value + 1.0 for value in base]  # a point better in every world
+    assert preferred(results, [normal, close, far]) == far
+
+
+def test_appraise_values_every_legal_action_and_its_choice_is_hards():
     for view in list(_every_view(seed=8, hands=2))[::3]:
         appraisal = appraise(view, rng=random.Random(1), budget=QUICK)
         assert isinstance(appraisal, Appraisal)
         assert set(appraisal.values) == set(view.legal_actions)
         assert appraisal.choice in appraisal.values
-        assert appraisal.values[appraisal.choice] == max(appraisal.values.values())
+        assert appraisal.values[appraisal.choice] >= appraisal.values[normal_choice(view)]
         assert isinstance(appraisal.reason, Reason)
 
 
@@ -300,7 +318,7 @@ def test_appraise_repeats_for_a_seed_and_needs_none():
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 40))
-def test_property_hard_appraisal_is_legal_and_its_choice_the_max(seed, steps):
+def test_property_hard_appraisal_is_legal_and_never_below_the_normal_levels_choice(seed, steps):
     rng = random.Random(seed)
     hand, log = deal(rng.sample(DECK, 52)), []
     mover = RandomBot(rng)
@@ -314,7 +332,7 @@ def test_property_hard_appraisal_is_legal_and_its_choice_the_max(seed, steps):
     view = bot_view(hand, hand.to_move, log)
     appraisal = appraise(view, rng=random.Random(seed), budget=QUICK)
     assert appraisal.choice in hand.legal_actions()
-    assert appraisal.values[appraisal.choice] == max(appraisal.values.values())
+    assert appraisal.values[appraisal.choice] >= appraisal.values[normal_choice(view)]
 
 
 def test_a_single_legal_action_is_played_at_once():

@@ -177,7 +177,8 @@ def test_the_admin_password_comes_last_framed_after_every_childs_start_up_output
 
 
 @pytest.mark.django_db
-def test_ensureadmin_says_where_the_desk_is_and_how_to_get_a_new_password():
+def test_ensureadmin_says_where_the_desk_is_and_how_to_get_a_new_password(monkeypatch):
+    monkeypatch.setattr(sys, "executable", str(Path(settings.BASE_DIR) / ".venv" / "bin" / "python"))
     first, again = io.StringIO(), io.StringIO()
     call_command("ensureadmin", site="http://127.0.0.1:8080", stdout=first)
     call_command("ensureadmin", site="http://127.0.0.1:8080", stdout=again)
@@ -186,7 +187,29 @@ def test_ensureadmin_says_where_the_desk_is_and_how_to_get_a_new_password():
     assert "http://127.0.0.1:8080/admin/" in first.getvalue() and "http://127.0.0.1:8080/admin/" in again.getvalue()
     assert password not in again.getvalue()
     for said in (first, again):
-        assert said.getvalue().splitlines()[-1] == "A new password at any time: python manage.py changepassword admin"
+        assert said.getvalue().splitlines()[-1] == (
+            "A new password at any time: .venv/bin/python manage.py changepassword admin"
+        )
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("executable", "typed"),
+    [
+        ("{repo}/.venv/bin/python", ".venv/bin/python"),
+        ("{repo}/env/bin/python3.12", "env/bin/python3.12"),
+        ("/opt/python 3/bin/python3", "'/opt/python 3/bin/python3'"),
+        ("/usr/bin/python3", "/usr/bin/python3"),
+    ],
+)
+def test_the_new_password_command_names_the_python_that_runs_gin3(monkeypatch, executable, typed):
+    """It said ``python manage.py changepassword admin``: on a fresh machine there may be
+    no ``python``, or one without Django; ``make run`` runs ``.venv/bin/python``, as the
+    README says. Inside the repository the path is relative to it; outside, whole."""
+    monkeypatch.setattr(sys, "executable", executable.format(repo=settings.BASE_DIR))
+    said = io.StringIO()
+    call_command("ensureadmin", site="http://127.0.0.1:8080", stdout=said)
+    assert said.getvalue().splitlines()[-1] == f"A new password at any time: {typed} manage.py changepassword admin"
 
 
 def free_port() -> int:

@@ -82,7 +82,7 @@ def test_r5_1_the_captain_is_told_first_that_it_is_his_turn(match3):
     captain = mover(match3)
     assert match3.turn_seat == hand_row(match3).captain
     (turn,) = outbox_of(captain, "turn")
-    assert "Your move: take, pass" in turn.text
+    assert "(1d left): take, pass" in turn.text
 
 
 def test_join_an_unknown_code_is_refused(alice):
@@ -172,7 +172,7 @@ def test_leave_a_started_match_says_to_resign(match3, alice):
     assert snapshot(match3) == before
 
 
-def test_resign_gives_the_match_to_the_leader_of_the_others_and_tells_everyone(match3, alice, bob, carol):
+def test_r10_3_resign_gives_the_match_to_the_leader_of_the_others_and_tells_all_the_totals(match3, alice, bob, carol):
     match3.seats.filter(player=carol).update(score=40)
     match3.seats.filter(player=bob).update(score=30)
     assert "To confirm: #" in handle(alice, "resign", "terminal")
@@ -182,8 +182,11 @@ def test_resign_gives_the_match_to_the_leader_of_the_others_and_tells_everyone(m
     match = refresh(match3)
     assert (match.status, match.winner) == (Match.Status.FINISHED, carol)
     assert (match.deadline, match.turn_seat) == (None, None)
+    totals = "Scores: Alice 0, Bob 30, Carol 40"  # R10.3: she wins on them
+    assert totals in reply
     for player in (bob, carol):
         assert "Carol wins the match" in outbox_of(player, "over")[0].text
+        assert totals in outbox_of(player, "over")[0].text
     assert outbox_of(alice, "over") == [], "the one who resigned is told once, by his reply"
 
 
@@ -272,7 +275,7 @@ def test_a_move_for_two_waiting_matches_needs_the_code_and_then_goes_where_it_fi
     first, second = alice_to_move_in(alice, (bob, carol)), alice_to_move_in(alice, (carol, dave))
     before = [snapshot(first), snapshot(second)]
     reply = handle(alice, "pass", "terminal")
-    assert "Which match?" in reply and f"#{first.code} pass" in reply and f"#{second.code}" in reply
+    assert "Which match?" in reply and f"#{second.code} pass" in reply and f"#{first.code}" in reply
     assert [snapshot(first), snapshot(second)] == before
     handle(alice, f"#{second.code} pass", "terminal")
     handle(alice, "pass", "terminal")
@@ -318,8 +321,17 @@ def test_which_match_names_a_match_where_the_move_is_legal(alice, bob, carol):
     discarding = alice_to_discard_in(alice, (bob, carol))
     first, second = alice_to_draw_in(alice, (bob, carol)), alice_to_draw_in(alice, (bob, carol))
     reply = handle(alice, "draw", "terminal")
-    assert f"like: #{first.code} draw. Yours: #{first.code} #{second.code}" in reply
+    assert f"like: #{second.code} draw. Yours: #{second.code} #{first.code}" in reply
     assert f"#{discarding.code}" not in reply
+
+
+def test_which_match_gives_as_example_the_match_whose_table_changed_last(alice, bob, carol):
+    """The table on his screen is the one that changed last; the older match as the
+    example read as a mistake."""
+    first, second = alice_to_draw_in(alice, (bob, carol)), alice_to_draw_in(alice, (bob, carol))
+    Match.objects.filter(pk=second.pk).update(last_move_at=refresh(first).last_move_at - timedelta(minutes=5))
+    reply = handle(alice, "draw", "terminal")
+    assert f"like: #{first.code} draw. Yours: #{first.code} #{second.code}" in reply
 
 
 def test_a_move_legal_in_none_of_his_matches_is_refused_where_he_is_at_that_step(alice, bob, carol):

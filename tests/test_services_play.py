@@ -58,7 +58,7 @@ def test_a_legal_move_appends_one_event_bumps_the_version_and_replies_with_the_t
     before = snapshot(match3)
     upcard = engine_hand(match3).pile[-1]
     reply = handle(captain, "take", "terminal")
-    assert reply.startswith(f"#{match3.code} hand 1") and "Your move: d CARD" in reply
+    assert reply.startswith(f"#{match3.code} hand 1") and "left): d CARD" in reply
     (event,) = events_of(match3, "move")
     assert event.data == {"move": "take", "seat": hand_row(match3).captain, "role": "captain", "taken": str(upcard)}
     assert event.actor == captain
@@ -78,9 +78,25 @@ def test_r5_2_after_the_captain_passes_the_box_may_take(match3):
     box, captain, _sitter = roles(match3)
     handle(captain, "pass", "terminal")
     assert mover(match3) == box
-    assert "Your move: take, pass" in outbox_of(box, "turn")[-1].text
+    assert "left): take, pass" in outbox_of(box, "turn")[-1].text
     handle(box, "take", "terminal")
     assert engine_hand(match3).to_move is Role.BOX
+
+
+def test_r6_1_take_may_name_the_pile_top_and_naming_another_card_is_refused(match3):
+    """``take Qs`` is what a newcomer types for the face-up card he sees; naming a
+    card that is not on top, he meant another move, and nothing is played."""
+    _box, captain, sitter = roles(match3)
+    hand = engine_hand(match3)
+    upcard = hand.pile[-1]
+    other = next(card for card in hand.captain if card != upcard)
+    reply = refused(match3, captain, f"take {other}")
+    assert reply == f"{other} is not the pile's top card: take takes {upcard}."
+    assert f"{other} is not the pile's top card" in refused(match3, sitter, f"suggest take {other}")
+    handle(captain, f"take {upcard}", "terminal")
+    assert upcard in engine_hand(match3).captain
+    assert engine_hand(match3).phase.value == "discard"
+    assert "already" in refused(match3, captain, f"take {upcard}")
 
 
 def test_r5_4_after_both_refuse_the_captain_must_draw(match3):
@@ -144,6 +160,7 @@ def test_r8_3_a_gin_ends_the_hand_scores_and_deals_the_next(match3, alice, bob, 
     assert refresh(match3).seats.get(player=captain).score == 82
     for player in (alice, bob, carol):
         assert "goes gin!" in outbox_of(player, "result")[-1].text
+        assert f"{captain.display_name} scores 82 (gin 25 + 57)." in outbox_of(player, "result")[-1].text
     second = hand_row(match3)
     assert (second.number, second.box, second.captain, second.sitter) == (2, first.captain, first.sitter, first.box)
 
@@ -165,6 +182,43 @@ def test_r7_5_the_result_says_who_laid_off_which_cards_on_whose_meld(match3, ali
         assert said in outbox_of(player, "result")[-1].text
     summary = refresh(match3).hands.get(number=1).summary
     assert summary["laid_on"] == [{"cards": ["3h", "7h"], "meld": ["4h", "5h", "6h"]}]
+
+
+def test_r8_1_r8_2_the_result_says_how_a_knocks_points_add_up_after_the_layoffs(match3, alice):
+    _box, captain = knock_with_layoffs(match3)
+    assert f"{captain.display_name} scores 24 (31 less 7)." in outbox_of(alice, "result")[-1].text
+
+
+def test_r8_4_the_result_says_how_an_undercuts_points_add_up(match3, alice):
+    rig(match3, captain="9d 9c 9h 4h 5h 6h As 2c 3d Kd", box="Qs Js Ts 8c 8d 8s 5c 6c 7c Ad", upcard="Ac")
+    box, captain, _sitter = roles(match3)
+    handle(captain, "take", "terminal")
+    handle(captain, "knock Kd", "terminal")
+    assert f"{box.display_name} scores 16 (undercut 10 + 6)." in outbox_of(alice, "result")[-1].text
+
+
+def test_the_table_after_his_draw_still_shows_what_the_opponent_threw(match3):
+    """His turn's table listed the opponent's turn; the table after his draw (on Telegram
+    the same message, edited) dropped it, though his discard is weighed against it."""
+    rig(match3, captain="As 3s 5s 7s 9s Jh Kh 2d 4d 6d", box="Ah 3h 5h 7h 9h Js Ks 2c 4c 6c", upcard="Qc")
+    box, captain, _sitter = roles(match3)
+    for player, typed in ((captain, "pass"), (box, "pass"), (captain, "draw"), (captain, "discard Kh")):
+        handle(player, typed, "terminal")
+    assert f"{captain.display_name}: draw, d Kh\n" in handle(box, "draw", "terminal")
+
+
+def test_r7_1_the_result_says_what_the_knocker_took_and_threw_in_his_last_turn(match3, alice, bob, carol):
+    """A player read "Bob knocks." and had to work out that Bob had taken his discard;
+    the advice the knocker followed stays the team's (R3.2)."""
+    rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")
+    _box, captain, sitter = roles(match3)
+    handle(sitter, "suggest take", "terminal")
+    handle(captain, "accept", "terminal")
+    handle(captain, "knock Kd", "terminal")
+    for player in (alice, bob, carol):
+        result = outbox_of(player, "result")[-1].text
+        assert f"\n{captain.display_name}: take Ts, knock Kd\n{captain.display_name} goes gin!" in result
+        assert "suggestion" not in result
 
 
 def test_the_move_that_reaches_the_target_finishes_the_match(match3):
@@ -190,7 +244,7 @@ def test_a_stale_button_is_refused_with_the_current_table(match3):
     old = refresh(match3).version
     handle(captain, "take", "terminal")
     reply = refused(match3, captain, f"#{match3.code}@{old} draw")
-    assert reply.startswith(f"#{match3.code} hand 1") and "Your move: d CARD" in reply
+    assert reply.startswith(f"#{match3.code} hand 1") and "left): d CARD" in reply
 
 
 def test_a_button_of_the_current_version_is_played(match3):
@@ -227,9 +281,29 @@ def test_r3_2_the_sitter_cannot_suggest_on_the_box_turn(match3):
     assert "Wait for the captain's turn" in refused(match3, sitter, "suggest take")
 
 
-def test_the_sitter_cannot_suggest_what_the_captain_may_not_play(match3):
+def test_the_sitter_cannot_suggest_what_the_captain_may_not_play_and_is_told_why(match3):
+    """The sitter heard "The captain can't play discard 5h now." where the captain himself
+    would have heard that he does not hold 5h: the reason is the engine's, said of him."""
+    _box, captain, sitter = roles(match3)
+    assert refused(match3, sitter, "suggest draw") == (
+        "The captain can't play draw: on the first turn he takes the face-up card or passes."
+    )
+    handle(captain, "take", "terminal")
+    hand = engine_hand(match3)
+    lacking = next(card for card in hand.box)
+    assert refused(match3, sitter, f"suggest d {lacking}") == (
+        f"The captain can't play discard {lacking}: he does not hold {lacking}."
+    )
+    taken = hand.taken
+    assert refused(match3, sitter, f"suggest d {taken}") == (
+        f"The captain can't play discard {taken}: he may not discard {taken}, the card he just took from the pile."
+    )
+
+
+def test_a_bare_suggest_is_answered_with_a_move_the_captain_may_play_now(match3):
+    """It answered "suggest discard 7h" when only take or pass was open to the captain."""
     _box, _captain, sitter = roles(match3)
-    assert "can't play draw" in refused(match3, sitter, "suggest draw")
+    assert refused(match3, sitter, "suggest") == "Say what to suggest, like: suggest take"
 
 
 def test_only_the_sitter_suggests(match3):
@@ -308,7 +382,8 @@ def test_status_lists_the_moves_since_the_players_last_turn(match3):
     captain_status = handle(captain, "status", "terminal")
     assert f"{box.display_name}: draw, d Kh" in captain_status and "d Ks" not in captain_status
     sitter_status = handle(sitter, "status", "terminal")
-    assert f"{box.display_name}: draw, d Kh" in sitter_status and f"{captain.display_name}: draw" in sitter_status
+    assert f"{box.display_name}: draw, d Kh" in sitter_status and f"{captain.display_name} drew " in sitter_status
+    assert "You drew " in captain_status
 
 
 def test_score_lists_the_scores_and_every_hand(match3):

@@ -64,7 +64,8 @@ def test_r10_3_a_resignation_names_the_leader_of_the_other_two_as_winner(match3,
     match3.seats.filter(player=bob).update(score=40)
     letters = letters_of(lambda: matches.resign(alice, match3))
     told = {(letter.player, letter.content) for letter in letters if letter.kind == Outbox.Kind.OVER}
-    assert told == {(bob, m.Resigned("Alice", match3.code, "Bob")), (carol, m.Resigned("Alice", match3.code, "Bob"))}
+    news = m.Resigned("Alice", match3.code, "Bob", (("Alice", 0), ("Bob", 40), ("Carol", 0)))
+    assert told == {(bob, news), (carol, news)}
 
 
 def test_a_move_out_of_turn_names_whose_turn_it_is(match3):

@@ -29,7 +29,11 @@ from tests.test_connections import SECRET, free_port, start_server, stop_server
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SLOW_CLIENTS = 64
-ANSWER_WITHIN = 5.0  # seconds; answered in milliseconds when slow clients hold no thread
+# Seconds. Answered in milliseconds when slow clients hold no thread; the first request a
+# process serves loads the site's views, which took over 5 s on a machine busy with three
+# test processes. A starved request waits until the slow clients are dropped, a minute later
+# (web.IDLE_SECONDS).
+ANSWER_WITHIN = 20.0
 
 
 def slow_client(port: int, number: int) -> socket.socket:

@@ -223,7 +223,7 @@ def test_a_reply_that_echoes_the_players_text_is_escaped_in_the_twiml(twilio, we
 
 def test_sms_replies_are_plain_gsm7_without_typography(twilio, web):
     text(web, twilio, SAM, "hi")
-    (reply,) = text(web, twilio, SAM, "status")  # "... Start one with: new — or join ..."
+    (reply,) = text(web, twilio, SAM, "status")  # "... Start one with new, or join ..."
     assert "—" not in reply and is_gsm7(reply)
 
 

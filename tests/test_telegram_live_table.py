@@ -10,6 +10,7 @@ buttons before a new one is sent, and a retried delivery shows nothing twice).
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -20,6 +21,8 @@ from games.services.plumbing import outbox
 from games.services.write.players import telegram_player
 from games.text.offers import ZONES_OF_LANGUAGE
 from tests.telegram_harness import deliver_all
+
+SHOWN_CARD = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]")
 
 TELEGRAM = "telegram"
 
@@ -62,7 +65,7 @@ def test_the_zone_choice_comes_once_before_the_first_table_with_his_languages_zo
 
 
 @pytest.mark.django_db
-def test_resign_is_confirmed_by_a_button_and_the_end_offers_to_play_again():
+def test_resign_is_confirmed_by_a_button_whose_answer_takes_its_place_and_offers_to_play_again():
     players = [on_telegram(7011, "Ann"), on_telegram(7012, "Bo"), on_telegram(7013, "Cy")]
     match = start(players)
     handle(players[2], "resign", TELEGRAM)
@@ -73,6 +76,8 @@ def test_resign_is_confirmed_by_a_button_and_the_end_offers_to_play_again():
     handle(players[2], confirm["data"], TELEGRAM)
     for player in players:
         assert rows_to(player)[-1].buttons == [[{"text": "Play again", "data": f"#{match.code} again"}]]
+    answer = rows_to(players[2])[-1]
+    assert answer.replaces == question.replaces != "", "the answer is edited in over the question and its button"
 
 
 @pytest.mark.django_db
@@ -89,7 +94,7 @@ def test_the_reply_to_new_offers_a_computer_player_and_a_link_to_share_the_invit
 
 
 @pytest.mark.django_db
-def test_card_buttons_read_like_the_table_and_fit_in_callback_data():
+def test_card_buttons_read_like_the_table_in_its_order_and_fit_in_callback_data():
     players = [on_telegram(7031, "Ann"), on_telegram(7032, "Bo"), on_telegram(7033, "Cy")]
     match = start(players)
     mover = match.seats.get(position=match.turn_seat).player
@@ -107,6 +112,10 @@ def test_card_buttons_read_like_the_table_and_fit_in_callback_data():
     knocks = [label for label in labels if label.startswith("knock ")]
     assert all(label.endswith(")") for label in knocks), knocks
     assert all(len(button["data"].encode()) <= 64 for row in table.buttons for button in row if "data" in button)
+    (hand,) = (line for line in table.text.splitlines() if re.search(r"[♠♥♦♣]\]? \(\d+\)$", line))
+    assert [label for label in labels if not label.startswith("knock ")] == SHOWN_CARD.findall(hand), table.text
+    counts = [int(label.rsplit("(", 1)[1].rstrip(")")) for label in knocks]
+    assert counts == sorted(counts), knocks  # the lowest count first, as the line of moves lists them
 
 
 @pytest.mark.django_db

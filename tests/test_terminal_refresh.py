@@ -11,10 +11,12 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 from django.db import connection
 
+from bot.terminal.refresher import Refresher
 from games.models import Event, Match
 from games.services import handle
 from games.services.write import moderation
@@ -28,6 +30,26 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def computer_moves(match: Match) -> int:
     return Event.objects.filter(match=match, kind="move", data__automatic="computer").count()
+
+
+def test_the_news_of_a_match_seen_over_is_shown_before_the_main_thread_is_woken():
+    """A resignation committed between the catch-up and the look at his matches woke
+    the main thread to say goodbye with "bea resigned" still unshown."""
+    said = []
+
+    class Watched:
+        interrupts = SimpleNamespace(wake_main=lambda: said.append("wake"))
+
+        def open_matches(self) -> list:
+            said.append("open matches")
+            return []
+
+        def catch_up(self) -> None:
+            said.append("catch up")
+
+    refresher = Refresher(Watched())  # type: ignore[arg-type]
+    assert refresher._tick()
+    assert said == ["open matches", "catch up", "wake"]
 
 
 def test_a_player_who_joins_is_shown_while_he_waits_without_enter():

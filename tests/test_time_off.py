@@ -203,7 +203,7 @@ def test_tz_sets_the_zone_every_deadline_is_shown_in(clock, table):
     player = mover(table)
     reply = handle(player, "tz europe/skopje", "terminal")
     assert reply == "Your time zone: Europe/Skopje, where it is 14:00 CEST now. Deadlines are shown in it."
-    assert "in 1d (11.06 14:00 CEST)" in handle(player, "status", "terminal")
+    assert "by 11.06 14:00 CEST (1d left)" in handle(player, "status", "terminal")
     assert refresh(table).deadline == START + DAY  # the moment is the same for all
 
 
@@ -325,7 +325,7 @@ def test_across_a_daylight_saving_change_the_deadline_moves_to_the_end_of_his_ni
     handle(mover(match), "pass", "terminal")  # the next turn starts now, 5 minutes long
     player = mover(match)
     assert refresh(match).deadline == deadline
-    assert f"({quiet_ends_local})" in handle(player, "status", "terminal")
+    assert f"by {quiet_ends_local} (" in handle(player, "status", "terminal")
     before = snapshot(match)
     assert scan(time_machine, deadline - timedelta(seconds=1))["deadline"] == 0
     assert snapshot(match) == before

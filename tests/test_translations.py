@@ -53,6 +53,7 @@ BUTTON_LABELS = {"take", "draw", "pass", "accept %(move)s", "knock %(card)s (%(c
 # translation says the verb in its own language.
 AS_PROSE = {
     "you may not discard %(card)s, the card you just took from the pile.": {"discard %(card)s"},
+    "he may not discard %(card)s, the card he just took from the pile.": {"discard %(card)s"},
     "How to read it: [brackets] hold a meld; the other cards are deadwood, (N) their count. knock CARD(N): "
     "discard CARD and knock with N left. %(box)s box, %(captain)s captain, %(sitter)s sitter.": {"discard CARD"},
     # "back" as in coming back, "advise" as the sitter's part, "text back" as reply.

@@ -173,3 +173,25 @@ def test_no_message_of_a_whole_match_shows_a_card_hidden_from_its_recipient(huma
             assert computer_moves.play_computer_move(match.pk)
     assert match.status == Match.Status.FINISHED
     assert Outbox.objects.filter(recipient=player, kind="result").exists()
+
+
+@pytest.mark.parametrize("channel", CHANNELS)
+def test_r3_2_the_card_just_drawn_is_named_to_the_captain_and_his_sitter_never_the_box(channel):
+    """Sorted into the hand, a drawn card would pass unnoticed: the table names it
+    until the discard, to the hand that holds it and to the sitter who sees it (R3.2)."""
+    hand = deal(random.Random(7).sample(DECK, len(DECK)))
+    for action in ("pass", "pass", "draw"):
+        hand, _events = hand.apply(parse_action(action))
+    drawn = hand.drawn
+    assert drawn is not None
+    match = Match(code="K7Q2", version=3, target=100)
+    seats = [Seat(position=position, score=0, player=Player(display_name=name)) for position, name in enumerate(NAMES)]
+    row = HandRow(number=1, box=0, captain=1, sitter=2, commitment="c0ffee")
+    first_lines = {
+        position: render(table_view(match, seats, row, hand, position), channel).text.splitlines()[1]
+        for position in range(3)
+    }
+    card = drawn.symbol if channel == "telegram" else str(drawn)
+    assert first_lines[1] == f"You drew {card}."
+    assert first_lines[2] == f"Bob drew {card}."
+    assert "drew" not in first_lines[0]

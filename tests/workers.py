@@ -15,8 +15,9 @@ our own database number (``REDIS_DB``), flushed after each test. Under
 Parallel runs (pytest-xdist, ``make test``): each worker process has a Redis
 database of its own, ``GIN3_TEST_REDIS_DB`` (12 unless set) plus the worker's
 index, so ``-n 2`` uses 12 and 13; and a block of ports of its own
-(``worker_ports``) for the servers its tests start. Test databases are the
-worker's own already (pytest-django names them ``..._gw<n>``).
+(``worker_ports``, from ``GIN3_TEST_PORTS``) for the servers its tests start.
+Test databases are the worker's own already (pytest-django names them
+``..._gw<n>``).
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ def worker_index() -> int:
 
 
 def worker_ports(offset: int, count: int) -> range:
-    """``count`` ports of this worker's own block of 100 from 18100 (``offset`` into it):
-    two workers probing for a free port never pick the same one at the same moment."""
-    first = 18100 + 100 * worker_index() + offset
+    """``count`` ports of this worker's own block of 100 from ``GIN3_TEST_PORTS`` (18100
+    unless set; ``offset`` into it): two workers probing for a free port never pick the
+    same one at the same moment. Two runs side by side (``.ci/run``) set blocks apart."""
+    first = int(os.environ.get("GIN3_TEST_PORTS") or 18100) + 100 * worker_index() + offset
     return range(first, first + count)
 
 

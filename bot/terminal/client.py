@@ -32,6 +32,7 @@ QUIT_WORDS = ("quit", "exit")
 # Letters, digits and spaces as in docs/protocol.md's `name`, and the dots and dashes of login names.
 NAME = re.compile(r"[\w .-]{1,20}")
 DEFAULT_NAME = "Player"
+DEFAULT_COMPUTERS = 2  # a new match against two computer players, unless --computers says otherwise
 OK, FAILED, BAD_NAME = 0, 1, 2
 
 
@@ -73,7 +74,7 @@ def run(
     name: str,
     join: str,
     options: str,
-    computers: int,
+    computers: int | None,
     language: str = "",
     relaunch: Relaunch | None = None,
     level: str = "",
@@ -81,7 +82,9 @@ def run(
     """Play until he leaves or nothing is left to play; the exit status. A new player
     speaks ``language`` or his locale's; ``language`` also switches a known one.
     ``relaunch``: what he gave on the command line, which the hints it prints keep.
-    ``level``: the computer players' (``bot hard``); the default level when empty."""
+    ``level``: the computer players' (``bot hard``); the default level when empty.
+    ``computers``: how many to add to a new match (two unless given); with no option
+    given at all he comes back to his open matches, if he has any, instead."""
     name = name.strip()
     if not NAME.fullmatch(name):
         screen.say(words.bad_name())
@@ -105,14 +108,18 @@ def run(
             return _leave(session)
 
 
-def _play(session: Session, join: str, options: str, computers: int, level: str = "") -> int:
+def _play(session: Session, join: str, options: str, computers: int | None, level: str = "") -> int:
     session.say(lambda: words.greeting(str(session.player)))
-    started = session.attempt(lambda: start(session, join, options, computers, level), False)
+    asked_nothing = not (join or options or level) and computers is None
+    back = asked_nothing and session.attempt(lambda: come_back(session), False)
+    started = back or session.attempt(lambda: start(session, join, options, computers, level), False)
     codes = session.attempt(session.follow, [])
     if not codes:
         session.say(lambda: (_nothing_joined if join else _nothing_started)(session.relaunch))
         return FAILED
-    if not started or len(codes) > 1:
+    if back:
+        session.say(lambda: words.came_back(codes))
+    elif not started or len(codes) > 1:
         session.say(lambda: words.your_matches(codes))
     refresher = Refresher(session)
     refresher.start()
@@ -122,9 +129,9 @@ def _play(session: Session, join: str, options: str, computers: int, level: str 
         refresher.stop()
 
 
-def start(session: Session, join: str, options: str, computers: int, level: str = "") -> bool:
-    """Join the match named, or start one with ``computers`` computer players (of ``level``);
-    True if he is in it now."""
+def start(session: Session, join: str, options: str, computers: int | None, level: str = "") -> bool:
+    """Join the match named, or start one with ``computers`` computer players (two unless
+    given, of ``level``); True if he is in it now."""
     if join:
         code = join.strip().lstrip("#").upper()
         if session.seated_in(code):
@@ -138,9 +145,18 @@ def start(session: Session, join: str, options: str, computers: int, level: str 
     match = Match.objects.filter(created_by=session.player, pk__gt=newest or 0).order_by("pk").first()
     if match is None:
         return False  # the reply said what was wrong with the options
-    for _computer in range(computers):
+    for _computer in range(DEFAULT_COMPUTERS if computers is None else computers):
         session.send(f"#{match.code} bot {level}".strip())  # named: he may be waiting in another match too
     return True
+
+
+def come_back(session: Session) -> bool:
+    """Show him the table of each of his open matches, if he has any: a plain ``make play``
+    after quitting means the match he left, not a second one beside it."""
+    codes = [match.code for match in session.open_matches()]
+    for code in codes:
+        session.send(f"#{code} status")
+    return bool(codes)
 
 
 def _loop(session: Session) -> int:

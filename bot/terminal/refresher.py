@@ -49,10 +49,15 @@ class Refresher(threading.Thread):
     def _tick(self) -> bool:
         """One catch-up; False when the thread should end. When his last match has
         just ended the main thread is woken to say what now; when nobody can read
-        us any more, to end."""
+        us any more, to end.
+
+        His matches are looked at before the catch-up: what ends a match is written
+        with its messages in one transaction, so a match seen over has its last news
+        shown by the catch-up that follows. Looked at after, a match that ended in
+        between would wake the main thread to say goodbye before that news was shown."""
         try:
-            self.session.catch_up()
             following = bool(self.session.open_matches())
+            self.session.catch_up()
         except DatabaseError:
             # Locked for a moment by another process: the next tick tries again (a command says why).
             connection.close_if_unusable_or_obsolete()

@@ -12,7 +12,7 @@ command line printed keeps the ``--name`` and ``--lang`` he gave:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 MAKE_PLAY = "make play"  # a command line, the same in every language
 # A word the shell passes on as it is, and that argparse does not take for an option.
@@ -25,6 +25,11 @@ class Relaunch:
 
     name: str = ""  # --name as given; empty when it was his login's
     language: str = ""  # --lang as given
+
+    def speaking(self, language: str) -> Relaunch:
+        """The same, with the language he speaks now: after ``--lang he`` and then
+        ``lang lt``, a hint with ``--lang he`` would switch him back."""
+        return replace(self, language=language) if self.language else self
 
     def command(self, *args: str) -> str:
         """``make play`` with his options and ``args`` (already quoted for the shell)."""

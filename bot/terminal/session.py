@@ -50,11 +50,16 @@ class Session:
         self.player = player
         self.screen = screen
         self.interrupts = interrupts
-        self.relaunch = relaunch
+        self.started_with = relaunch
         self.backend = TerminalBackend(screen)
         self.lock = threading.RLock()
         self.followed: set[str] = set()  # codes of his open matches, as last announced
         self.ended: list[str] = []  # codes of the matches followed here that finished, in the order they did
+
+    @property
+    def relaunch(self) -> Relaunch:
+        """How the hints this session prints start him again, as himself and in his language now."""
+        return self.started_with.speaking(self.player.language)
 
     def say(self, line: Callable[[], str]) -> None:
         """One line of the terminal's own, in his language (``lang`` may change it)."""

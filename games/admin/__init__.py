@@ -8,9 +8,18 @@ show a player's cards) are shown only once they are public
 (``games.services.read.public`` and ``games.services.read.desk``), and no list
 is filtered, searched or sorted on them (``games.admin.lookups``).
 
-One module per page of the desk; importing this package registers them all.
+One module per page of the desk; importing this package registers them all, and
+names the desk on every page of it, the login page too (Django's own words were
+"Django administration").
 """
 
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
 from . import events, matches, outbox, players, reports, sign_in
+
+admin.site.site_header = _("gin3 moderation desk")  # the top of every page and the login form
+admin.site.site_title = _("gin3 moderation desk")  # after each page's title in the browser's tab
+admin.site.index_title = _("Moderation")  # the desk's first page
 
 __all__ = ["events", "matches", "outbox", "players", "reports", "sign_in"]

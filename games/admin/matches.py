@@ -17,6 +17,7 @@ from games.services.read.public import is_revealed, role_names
 
 from ..models import Event, Hand, Match, Seat
 from .base import ModeratedAdmin, ReadOnlyInline, moment
+from .events import who_acted, with_seated
 
 
 class SeatInline(ReadOnlyInline):
@@ -63,7 +64,7 @@ class EventInline(ReadOnlyInline):
     at a time (linked under them)."""
 
     model = Event
-    fields = ["seq", "kind", "actor", "text", "created_at"]
+    fields = ["seq", "kind", "by", "text", "created_at"]
     ordering = ["-seq"]
     SHOWN = 50
 
@@ -71,7 +72,11 @@ class EventInline(ReadOnlyInline):
         of_match = Event.objects.filter(match=OuterRef("match")).order_by("-seq").values("seq")
         older = Subquery(of_match[self.SHOWN : self.SHOWN + 1])  # the newest event not shown, if any
         newest = super().get_queryset(request).filter(seq__gt=Coalesce(older, Value(-1)))
-        return newest.select_related("match", "hand", "actor")
+        return with_seated(newest.select_related("match", "hand", "actor"))
+
+    @admin.display(description=Event._meta.get_field("actor").verbose_name)
+    def by(self, event: Event) -> str:
+        return who_acted(event)
 
     @admin.display(description=_("data"))
     def text(self, event: Event) -> str:

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 
 from django.contrib import admin
+from django.http import HttpRequest
 from django.utils.html import strip_tags
 from django.utils.translation import gettext_lazy as _
 
@@ -13,6 +15,10 @@ from games.services.read.desk import message_text
 
 from ..models import Outbox
 from .base import DeskAdmin
+
+# Still to be sent (``delivery.UNFINISHED``): only these have a next attempt. A message
+# sent, delivered, failed for good or replaced keeps the time its last attempt was due.
+WAITING = (Outbox.Status.PENDING, Outbox.Status.SENDING)
 
 
 @admin.register(Outbox)
@@ -47,6 +53,14 @@ class OutboxAdmin(DeskAdmin):
         "sent_at",
     ]
     list_select_related = ["recipient", "match"]
+
+    def get_fields(self, request: HttpRequest, obj: Outbox | None = None) -> Sequence:
+        """``next_attempt_at`` only while the message waits to be sent: a sent one said
+        "Next attempt at" the time of the attempt that sent it."""
+        fields = super().get_fields(request, obj)
+        if obj is not None and obj.status in WAITING:
+            return fields
+        return [field for field in fields if field != "next_attempt_at"]
 
     @admin.display(description=_("text"))
     def shown_text(self, message: Outbox) -> str:

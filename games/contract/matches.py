@@ -90,19 +90,22 @@ class ConfirmResign(Notice):
 
 @dataclass(frozen=True)
 class YouResigned(Notice):
-    """``resign yes``; ``winner`` wins it (R10.3), nobody if "" (the other two tie)."""
+    """``resign yes``; ``winner`` wins it (R10.3), nobody if "" (the other two tie), on
+    ``scores``: each player's total, in seat order."""
 
     code: str
     winner: str
+    scores: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
 class Resigned(Notice):
-    """News for the other two: ``name`` gave the match up; ``winner`` as in ``YouResigned``."""
+    """News for the other two: ``name`` gave the match up; ``winner`` and ``scores`` as in ``YouResigned``."""
 
     name: str
     code: str
     winner: str
+    scores: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -222,4 +225,4 @@ class WhichMatch(Refusal):
     """``command`` fits several of his matches: put a code first."""
 
     command: str
-    codes: tuple[str, ...]
+    codes: tuple[str, ...]  # the match whose table changed last first: the example

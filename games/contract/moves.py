@@ -6,6 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from games.engine import Card
+
 from .base import Notice, Refusal
 
 
@@ -94,8 +96,28 @@ class WaitForCaptain(Refusal):
 
 
 @dataclass(frozen=True)
+class NotOnThePile(Refusal):
+    """``take Qs`` when the pile's top is another card: he meant another move."""
+
+    named: Card
+    top: Card
+
+
+@dataclass(frozen=True)
+class SayWhatToSuggest(Refusal):
+    """A bare ``suggest``: ``example`` is a move the captain may play now."""
+
+    example: str
+
+
+@dataclass(frozen=True)
 class CaptainCannot(Refusal):
+    """The sitter suggested a move the captain may not play now: ``reason`` is the
+    engine's code for it, as in ``IllegalMove``."""
+
     move: str
+    reason: str = ""
+    params: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

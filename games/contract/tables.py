@@ -108,6 +108,7 @@ class TableView:
     last_moves: tuple[MoveView, ...] = ()
     note: Notice | None = None  # why the reader is shown the table, e.g. his button was old
     commitment: str = ""
+    drawn: Card | None = None  # the card the reader's side just drew from the stock, before its discard
 
 
 @dataclass(frozen=True)
@@ -137,3 +138,4 @@ class ResultView:
     deck: str
     salt: str
     commitment: str
+    last_turn: tuple[MoveView, ...] = ()  # the moves of the turn that ended the hand, as the box may know them

@@ -29,7 +29,7 @@ from .cards import POINTS, mask_of
 from .hand import Action, Discard, Knock, Take
 from .levels import level_of, make_strategy
 from .melds import deadwood_of_mask
-from .search import candidates, evaluate
+from .search import candidates, preferred, search, summary
 
 
 class Reason(StrEnum):
@@ -73,7 +73,9 @@ def appraise(
     """What ``level`` would play for the player of ``view`` (who must be to move),
     every legal action's value, and the reason for the choice.
 
-    For ``hard`` the choice is the action of highest value. For another level
+    For ``hard`` the choice is the one ``HardBot`` plays: the normal level's,
+    unless the search finds another clearly better (``search.preferred``), so
+    another action's value may be a little above it by chance. For another level
     (``easy``, ``normal`` or their old names) it is that level's own move,
     valued by the same search. The actions the hard level weighs (and the
     level's own choice) are played in every deal the budget allows; the
@@ -88,9 +90,9 @@ def appraise(
     if name != "hard":
         own = make_strategy(name, rng).choose(view)
         short_list = [own] + [action for action in short_list if action != own]
-    evaluation = evaluate(view, rng, budget, short_list, value_all=True)
-    choice = evaluation.choice if name == "hard" else short_list[0]
-    values = MappingProxyType(dict(evaluation.values))
+    results, finalists = search(view, rng, budget, short_list, value_all=True)
+    choice = preferred(results, short_list) if name == "hard" else short_list[0]
+    values = MappingProxyType(dict(summary(results, finalists).values))
     return Appraisal(choice, values, reason_for(view, choice, values))
 
 

@@ -198,8 +198,22 @@ class Hand:
         return len(self.passed) == 2 and self.turns == 0
 
     @property
+    def is_forced(self) -> bool:
+        """Whether the player to move has one move only: the captain's draw after both
+        refused the upcard (R5.4). Nothing to weigh: no advice is asked for or given."""
+        return self.phase is Phase.DRAW and self.upcard_taker_must_draw
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    @property
+    def drawn(self) -> Card | None:
+        """The card the player to move drew from the stock this turn, while he has
+        still to discard: the last card of his hand (a take sets ``taken`` instead)."""
+        if self.phase is not Phase.DISCARD or self.taken is not None:
+            return None
+        return self.cards_of(self.to_move)[-1]
 
     def legal_actions(self) -> list[Action]:
         """Every action the player to move may take now."""

@@ -16,9 +16,12 @@ neighbours are less likely his (``opponent_weights``).
 The search does not weigh every legal action in play: the normal level's
 judgement of the cards (``StrongBot``) names a short list (``candidates``):
 its three best discards, every knock and both ways to take a card, and the
-search chooses among them. Playouts with a fast policy misjudge which cards
-to keep; they serve better to weigh what a knock, a take or a way of playing on brings
-against the cards the opponent may hold.
+search chooses among them. It overrules the normal level's own choice only
+when another is clearly better over the worlds tried (``preferred``): most
+discards differ by less than a few dozen playouts can tell apart. Playouts
+with a fast policy misjudge which cards to keep; they serve better to weigh
+what a knock, a take or a way of playing on brings against the cards the
+opponent may hold.
 
 A knock is never played out: it ends the hand, so it is scored exactly in
 each world with the rules' own settlement (R7, R8), undercut (R8.4) and gin
@@ -79,6 +82,7 @@ SEARCH_TAKES = True  # whether the search weighs taking the pile's card against 
 GIN_HUNT, GIN_HUNT_STOCK = StrongBot.gin_hunt, StrongBot.gin_hunt_stock  # the fast policy's gin hunt
 RESAMPLES = 4  # deals of the opponent's cards tried before one where he would have knocked is kept
 MAX_DRAWS = 12  # the most cards an opponent's hand is chosen from beyond his ten
+DEVIATE_Z = 2.0  # standard errors by which the search must beat the normal level's choice to overrule it
 MATCH_BONUS = 30  # what reaching the target is worth beyond its points (R10.1)
 
 _POINTS = tuple(POINTS[index % 13] for index in range(52))
@@ -418,18 +422,31 @@ def evaluate(
     value_all: bool = True,
 ) -> Evaluation:
     """The legal actions' values for the player of ``view``, by determinized
-    Monte Carlo within ``budget`` seconds (``DEFAULT_BUDGET`` when None).
+    Monte Carlo within ``budget`` seconds (``DEFAULT_BUDGET`` when None); see ``search``.
+
+    A value is the mean utility of its worlds; an action that stopped early
+    is valued by its mean difference from the final choice over the worlds
+    both were played in, which keeps all values on one footing, and never
+    above the choice.
+    """
+    return summary(*search(view, rng, budget, candidates, value_all))
+
+
+def search(
+    view: BotView,
+    rng: random.Random,
+    budget: float | None = None,
+    candidates: Sequence[Action] | None = None,
+    value_all: bool = True,
+) -> tuple[dict[Action, list[float]], list[Action]]:
+    """Each action searched with its utility in each world (the worlds in the
+    same order for all), and the actions searched to the end.
 
     With ``candidates`` (the level's short list, see ``candidates``) those
     are searched in every world until the budget is spent, and the other
     legal actions, when ``value_all``, only in the first ``FIRST_WORLDS``.
     Without, every action is played in the first worlds, then the
     ``FINALISTS`` best and every knock (cheap: it is only scored) go on.
-
-    A value is the mean utility of its worlds; an action that stopped early
-    is valued by its mean difference from the final choice over the worlds
-    both were played in, which keeps all values on one footing, and never
-    above the choice.
     """
     actions = list(view.legal_actions)
     if not actions:
@@ -472,7 +489,7 @@ def evaluate(
             results[action].append(utility(points))
             spent += turns
         worlds += 1
-    return _summary(results, active)
+    return results, active
 
 
 def candidates(view: BotView, normal: StrongBot) -> list[Action]:
@@ -508,7 +525,7 @@ def _finalists(results: dict[Action, list[float]], active: list[Action]) -> list
     return [action for action in active if action in kept]
 
 
-def _summary(results: dict[Action, list[float]], finalists: list[Action]) -> Evaluation:
+def summary(results: dict[Action, list[float]], finalists: list[Action]) -> Evaluation:
     means = {action: sum(results[action]) / len(results[action]) for action in finalists}
     choice = max(finalists, key=lambda action: (means[action], -_order(action)))
     values: dict[Action, float] = dict(means)
@@ -524,7 +541,8 @@ def _summary(results: dict[Action, list[float]], finalists: list[Action]) -> Eva
 @dataclass
 class HardBot:
     """The hard level: the normal level's judgement of the cards, and a search
-    over the hidden ones wherever it has a choice to weigh (``candidates``)."""
+    over the hidden ones wherever it has a choice to weigh (``candidates``),
+    which overrules that judgement only when sure of it (``preferred``)."""
 
     rng: random.Random
     name: str = "hard"
@@ -535,4 +553,36 @@ class HardBot:
         short_list = candidates(view, self.normal)
         if len(short_list) == 1:
             return short_list[0]
-        return evaluate(view, self.rng, self.budget, short_list, value_all=False).choice
+        results, _ = search(view, self.rng, self.budget, short_list, value_all=False)
+        return preferred(results, short_list)
+
+
+def preferred(results: dict[Action, list[float]], short_list: Sequence[Action]) -> Action:
+    """The normal level's choice (``short_list[0]``) unless the search finds
+    another clearly better: by more than ``DEVIATE_Z`` standard errors of the
+    difference, world by world. Two discards are often within a fraction of a
+    point, far less than a few dozen worlds can tell apart; choosing on such
+    noise gave away the normal level's better judgement of the cards. Whether
+    to knock is the search's to decide by the mean: a knock is scored exactly
+    in each world, and the normal level knocks into undercuts it cannot see."""
+    default = short_list[0]
+    base = results[default]
+    searched = [action for action in short_list if len(results[action]) == len(base)]
+    best_mean = max(searched, key=lambda action: sum(results[action]))
+    if isinstance(default, Knock) or isinstance(best_mean, Knock):
+        return best_mean
+    best: Action = default
+    best_gain = 0.0
+    for action in searched[1:]:
+        outcomes = results[action]
+        n = len(outcomes)
+        if n < 2:
+            continue
+        differences = [outcomes[i] - base[i] for i in range(n)]
+        gain = sum(differences) / n
+        if gain <= best_gain:
+            continue
+        spread = math.sqrt(sum((d - gain) ** 2 for d in differences) / (n - 1) / n)
+        if gain > DEVIATE_Z * spread:
+            best, best_gain = action, gain
+    return best

@@ -30,8 +30,8 @@ from games.services.write import signin
 from games.site.charts import line_chart
 from games.templatetags.gin3 import MOVE_WORDS
 from games.text.links import join_link
+from games.text.options import move_time_text
 from games.text.previews import lobby_preview, match_preview, player_preview, scoreboard_preview
-from games.text.style import duration_text
 
 PER_PAGE = 25
 LAST_PAGE = 2000  # deep enough for 50,000 names; the search finds the rest
@@ -176,7 +176,7 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
     series = [(names, [scores[index] for scores in view.scores]) for index, names in enumerate(view.seat_names)]
     context = {
         "match": view,
-        "move_time": duration_text(view.options.move_seconds),
+        "move_time": move_time_text(view.options.move_seconds),
         "chart": line_chart(series) if view.seat_names else None,
         "replays": {hand.number: _replay_data(hand) for hand in view.hands if hand.is_detailed},
         "join_link": join_link(view.code) if match.status == Match.Status.LOBBY else "",
@@ -290,5 +290,5 @@ def lobby(request: HttpRequest) -> HttpResponse:
     waiting = (
         Match.objects.filter(is_open=True, status=Match.Status.LOBBY).prefetch_related(SEATS).order_by("-created_at")
     )[:50]
-    rows = [(match, join_link(match.code), duration_text(match.move_seconds)) for match in waiting]
+    rows = [(match, join_link(match.code), move_time_text(match.move_seconds)) for match in waiting]
     return render(request, "games/lobby.html", {"waiting": rows, "preview": lobby_preview()})

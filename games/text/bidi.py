@@ -40,6 +40,9 @@ TAG = re.compile(r"</?[a-z]+>|&#?\w+;")
 PIECES = re.compile(r"</?[a-z]+>|&#?\w+;|\s+|[^\s<&]+|[<&]")
 HYPHENS = "-\u05be"  # a Hebrew prefix is joined to what follows by a hyphen or maqaf
 CLOSING_PUNCTUATION = ".,:;!?…"
+# What stands at either end of a run of tokens and belongs to the sentence around it.
+EDGE = rf"(?:\s|[{CLOSING_PUNCTUATION}]|</?[a-z]+>)*"
+EDGE_START, EDGE_END = re.compile("^" + EDGE), re.compile(EDGE + "$")
 BRACKETS = {")": "(", "]": "[", "}": "{"}  # closing: opening
 OPENING = {opening: closing for closing, opening in BRACKETS.items()}
 
@@ -60,6 +63,15 @@ def isolate(text: str, language: str | None) -> str:
     if not is_rtl(language):
         return text
     return "\n".join(_isolate_line(line) for line in CONTROLS.sub("", text).split("\n"))
+
+
+def isolate_label(label: str, language: str | None) -> str:
+    """A button's label for a reader of ``language``: isolated as a line is when it
+    mixes the two directions (``כן, פרוש מ-#GQLD`` showed ``GQLD#``); a label of
+    left-to-right tokens alone (``9♣``) is laid out as written and is left as it is."""
+    if not any(unicodedata.bidirectional(char) in ("R", "AL") for char in label):
+        return label
+    return isolate(label, language)
 
 
 def _isolate_line(line: str) -> str:
@@ -141,9 +153,15 @@ def _unmatched_brackets(run: str) -> list[int]:
 
 
 def _isolated(piece: str) -> str:
-    core = piece.strip()
-    core = core.rstrip(CLOSING_PUNCTUATION)
+    """The piece's core in an isolate; at either end its spaces, sentence punctuation
+    and Telegram's tags stay outside. The colon of ``(נותרו 5m): take`` is the Hebrew
+    sentence's, cut from its bracket by ``_wrapped``: inside the isolate it would
+    stand on the far side of the moves, and a ``</b>`` inside would cut the bold
+    text's isolate in two."""
+    after_start = EDGE_START.sub("", piece, count=1)
+    core = EDGE_END.sub("", after_start, count=1)
+    lead = len(piece) - len(after_start)
+    end = lead + len(core)
     if _weak_or_strong(core) == "N":
         return piece
-    head = piece[: len(piece) - len(piece.lstrip())]
-    return f"{head}{LRI}{core}{PDI}{piece[len(head) + len(core) :]}"
+    return f"{piece[:lead]}{LRI}{core}{PDI}{piece[end:]}"

@@ -14,7 +14,7 @@ from games.contract.lists import HelpView, MatchesView, MatchLine, ScoreView
 
 from .advice import levels_line
 from .sentences import sentence
-from .style import HAND_KINDS, ROLE_MARKS, SMS_STYLE, Style, deadline_text, moves_text
+from .style import HAND_KINDS, ROLE_MARKS, SMS_STYLE, Style, deadline_text, moves_text, your_move
 
 
 def matches_text(view: MatchesView, style: Style) -> str:
@@ -36,10 +36,8 @@ def _match_line(line: MatchLine, style: Style) -> str:
     if line.paused:
         return head + " " + _("paused by an admin.")
     if line.your_move:
-        said = _("your move: %(moves)s") % {"moves": moves_text(line, style.knock_limit or 1)}
-        if line.deadline:
-            said += " " + deadline_text(line.deadline, short=style.name_limit > 0)
-        return head + " " + said
+        said = your_move(line.deadline, short=style.name_limit > 0, heading=False)
+        return head + " " + said + " " + moves_text(line, style.knock_limit or 1)
     if line.role == "sitter" and line.moves:
         said = _("advise %(name)s.") % {"name": style.name(line.to_move)}
     else:
@@ -101,6 +99,11 @@ def _help_line(line: MatchLine, style: Style) -> str:
     return _role_help(line, style, code) + _away_note(line, style) + " " + _("resign gives the match up.")
 
 
+def _hint_note(line: MatchLine) -> str:
+    """``hint`` where it answers: a move or a suggestion of his, against computers only."""
+    return " " + _("hint: what the hard computer would play, and why.") if line.hints else ""
+
+
 def _role_help(line: MatchLine, style: Style, code: str) -> str:
     names = {"partner": style.name(line.partner), "to_move": style.name(line.to_move), "code": code}
     if line.your_move:
@@ -114,13 +117,11 @@ def _role_help(line: MatchLine, style: Style, code: str) -> str:
             }
         if line.role == "captain":
             said += " " + _("team TEXT talks to %(partner)s, your sitter.") % names
-        if line.hints:
-            said += " " + _("hint: what the hard computer would play, and why.")
-        return said
+        return said + _hint_note(line)
     if line.role == "sitter" and line.moves:
         return _(
             "%(code)s: you sit this hand out and advise %(to_move)s: suggest %(moves)s. team TEXT talks to him only."
-        ) % {**names, "moves": moves_text(line, 0)}
+        ) % {**names, "moves": moves_text(line, 0)} + _hint_note(line)
     if line.role == "sitter":
         return _("%(code)s: you sit this hand out; %(to_move)s to move. team TEXT talks to %(partner)s.") % names
     if line.role == "captain":

@@ -11,7 +11,7 @@ from .advice import LEVEL_WORDS, level_word
 from .links import join_link
 from .options import options_text
 from .sentences import codes_text, sentence
-from .style import deadline_text, duration_text
+from .style import deadline_text, duration_text, totals_text
 
 
 @sentence.register
@@ -95,20 +95,23 @@ def _confirm_resign(notice: m.ConfirmResign) -> str:
 
 @sentence.register
 def _you_resigned(notice: m.YouResigned) -> str:
-    return _("You resigned #%(code)s.") % {"code": notice.code} + " " + outcome(notice.winner)
+    return _("You resigned #%(code)s.") % {"code": notice.code} + " " + outcome(notice.winner, notice.scores)
 
 
 @sentence.register
 def _resigned(notice: m.Resigned) -> str:
     said = _("%(name)s resigned #%(code)s.") % {"name": notice.name, "code": notice.code}
-    return said + " " + outcome(notice.winner)
+    return said + " " + outcome(notice.winner, notice.scores)
 
 
-def outcome(winner: str) -> str:
-    """Who wins a match given up (R10.3)."""
+def outcome(winner: str, scores: tuple[tuple[str, int], ...]) -> str:
+    """Who wins a match given up (R10.3), and on what totals: the one with more points
+    of the two who stayed, which nobody was told before."""
     if not winner:
-        return _("The other two have the same score: nobody wins the match.")
-    return _("%(name)s wins the match!") % {"name": winner}
+        said = _("The other two have the same score: nobody wins the match.")
+    else:
+        said = _("%(name)s wins the match!") % {"name": winner}
+    return said + "\n" + totals_text(scores)
 
 
 @sentence.register
@@ -136,7 +139,7 @@ def _see_the_score(notice: m.SeeTheScore) -> str:
 
 @sentence.register
 def _no_match(notice: m.NoMatch) -> str:
-    return _("You are in no match. Start one with: new - or join one with: join CODE")
+    return _("You are in no match. Start one with new, or join one with join CODE.")
 
 
 # Refusals ---------------------------------------------------------------------

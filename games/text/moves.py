@@ -77,7 +77,23 @@ def _wait_for_captain(refusal: m.WaitForCaptain) -> str:
 
 
 @sentence.register
+def _not_on_the_pile(refusal: m.NotOnThePile) -> str:
+    return _("%(named)s is not the pile's top card: take takes %(top)s.") % {
+        "named": refusal.named,
+        "top": refusal.top,
+    }
+
+
+@sentence.register
+def _say_what_to_suggest(refusal: m.SayWhatToSuggest) -> str:
+    return _("Say what to suggest, like: suggest %(move)s") % {"move": refusal.example}
+
+
+@sentence.register
 def _captain_cannot(refusal: m.CaptainCannot) -> str:
+    why = reason_text(refusal.reason, refusal.params, of_captain=True)
+    if why:
+        return _("The captain can't play %(move)s: %(why)s") % {"move": refusal.move, "why": why}
     return _("The captain can't play %(move)s now.") % {"move": refusal.move}
 
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from games.contract.options import BY_WORD, MOVE_TIMES, OPTION, MatchOptions, Option
-from games.engine import Card, CardError
+from games.engine import Action, Card, CardError, parse_action
 
 LANGUAGE_CODES = ("en", "mk", "he", "lt", "mr", "ms")
 OPT_OUT_WORDS = frozenset({"stop", "quit", "end", "cancel", "unsubscribe", "stopall"})
@@ -120,6 +120,16 @@ class Command:
     def is_play(self) -> bool:
         return self.name in PLAY_COMMANDS
 
+    @property
+    def named_top(self) -> Card | None:
+        """The card ``take Qs`` names, which must be the pile's top for the take to be his."""
+        return self.card if self.name == "take" else None
+
+    def action(self) -> Action:
+        """The move as the engine reads it: ``take Qs`` names the card to take, the
+        engine's take needs no name (the service checks it is the pile's top)."""
+        return parse_action(self.name if self.name == "take" else self.as_text())
+
     def as_text(self) -> str:
         """The command as a player would type it, without the match selector."""
         if self.card is not None:
@@ -170,6 +180,19 @@ def _unknown(word: str) -> str:
     return _("I don't know '%(word)s'. Type help for the commands.") % {"word": _short(word)}
 
 
+def _unknown_level(args: list[str]) -> str:
+    """The reply to ``bot`` with a level it has not: a close one is offered (``bot hardd``)."""
+    levels = ", ".join(f"bot {level}" for level in LEVELS)
+    close = difflib.get_close_matches(args[0].lower(), LEVELS, n=1, cutoff=0.6) if len(args) == 1 else []
+    if close:
+        return _("There is no level '%(word)s'. Did you mean bot %(level)s? The levels: %(levels)s.") % {
+            "word": _short(args[0]),
+            "level": close[0],
+            "levels": levels,
+        }
+    return _("bot adds a computer player; say how well it plays: %(levels)s.") % {"levels": levels}
+
+
 def _name(word: str) -> str:
     """A command word without its ``/`` and ``@botname``, aliases resolved: ``/D@gin3bot`` -> ``discard``."""
     name = word.lstrip("/").split("@", 1)[0].lower()
@@ -192,6 +215,8 @@ def _selector(word: str) -> tuple[str, int | None]:
 
 
 def _command(name: str, args: list[str], text: str) -> Command:
+    if name == "take" and len(args) == 1:
+        return Command(name, card=_card(args[0]))  # take Qs: the face-up card he sees, named
     if name in NO_ARGUMENT:
         if args:
             raise ProtocolError(_("'%(command)s' takes nothing after it.") % {"command": name})
@@ -206,10 +231,7 @@ def _command(name: str, args: list[str], text: str) -> Command:
         return Command(name, card=_card(args[0]))
     if name == "bot":
         if len(args) > 1 or (args and args[0].lower() not in LEVELS):
-            raise ProtocolError(
-                _("bot adds a computer player; say how well it plays: %(levels)s (bot hard).")
-                % {"levels": ", ".join(f"bot {level}" for level in LEVELS)}
-            )
+            raise ProtocolError(_unknown_level(args))
         return Command(name, text=args[0].lower() if args else "")
     if name == "resign":
         if args and [arg.lower() for arg in args] != ["yes"]:
@@ -239,7 +261,7 @@ def _command(name: str, args: list[str], text: str) -> Command:
         return Command(name, options=_new_options(args))
     if name == "suggest":
         if not args:
-            raise ProtocolError(_("Say what to play: suggest discard 7h"))
+            return Command(name)  # the service answers with a move the captain may play now
         # Checked before parsing, so that "suggest suggest ..." cannot recurse without end.
         if _name(args[0]) not in PLAY_COMMANDS:
             raise ProtocolError(_("You can suggest pass, take, draw, discard CARD or knock CARD."))

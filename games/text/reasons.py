@@ -29,8 +29,26 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
 }
 
 
-def reason_text(code: str, params: Mapping[str, object], message: str = "") -> str:
+# The same reasons told to the sitter about his captain's move (R3.2): "he", not "you".
+CAPTAIN_SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
+    "upcard_first": lambda _params: _("on the first turn he takes the face-up card or passes."),
+    "pass_only_upcard": lambda _params: _("he may pass only on the face-up card, on the first turn."),
+    "must_draw": SENTENCES["must_draw"],  # said of the captain already
+    "already_took": lambda _params: _("he has taken a card already: suggest a discard."),
+    "take_first": lambda _params: _("he takes a card first: suggest draw, or take."),
+    "not_held": lambda params: _("he does not hold %(card)s.") % {"card": params["card"]},
+    "taken_card": lambda params: _("he may not discard %(card)s, the card he just took from the pile.")
+    % {"card": params["card"]},
+    "knock_limit": lambda params: _(
+        "to knock, his count after the discard must be %(limit)s or less; it would be %(count)s."
+    )
+    % {"limit": params["limit"], "count": params["count"]},
+}
+
+
+def reason_text(code: str, params: Mapping[str, object], message: str = "", of_captain: bool = False) -> str:
     """Why the engine refused a move (its ``IllegalAction.code`` and ``params``), as a
-    sentence in the active language; the engine's own ``message`` for a code not worded here."""
-    words = SENTENCES.get(code)
+    sentence in the active language, to the player or (``of_captain``) to his sitter about
+    him; ``message`` for a code not worded here."""
+    words = (CAPTAIN_SENTENCES if of_captain else SENTENCES).get(code)
     return words(params) if words else message

@@ -32,7 +32,7 @@ from . import (  # noqa: F401 (sentences)
     rematch,
     web,
 )
-from .bidi import isolate
+from .bidi import isolate, isolate_label
 from .lists import help_text, matches_text
 from .offers import Buttons, button_words, offer_buttons, offer_line
 from .sentences import sentence
@@ -56,12 +56,21 @@ def render(content: Content, channel: str) -> Rendered:
         if channel == SMS:
             return Rendered(sms_table(content))
         text = table_text(content, style)
-        return Rendered(isolate(text, get_language()), table_buttons(content) if channel == TELEGRAM else [])
+        return Rendered(isolate(text, get_language()), _labels_isolated(table_buttons(content), channel))
     text = style.text(button_words(content)) if channel == TELEGRAM and button_words(content) else words(content, style)
     if channel != TELEGRAM and (line := offer_line(content)):
         text += "\n" + line
-    buttons = offer_buttons(content) if channel == TELEGRAM else []
+    buttons = _labels_isolated(offer_buttons(content), channel)
     return Rendered(compact(text) if channel == SMS else isolate(text, get_language()), buttons)
+
+
+def _labels_isolated(buttons: Buttons, channel: str) -> Buttons:
+    """Telegram's buttons, their labels isolated as the lines above them are
+    (``bidi.isolate_label``). Other channels have no buttons."""
+    if channel != TELEGRAM:
+        return []
+    language = get_language()
+    return [[{**button, "text": isolate_label(button["text"], language)} for button in row] for row in buttons]
 
 
 def said(notice: Notice) -> str:

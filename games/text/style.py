@@ -15,7 +15,7 @@ from html import escape
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from games.engine import Card
 
@@ -47,6 +47,7 @@ class Style:
     bracket_melds: bool = True
     name_limit: int = 0  # 0: names in full
     layoff_owner: bool = True  # SMS leaves it out: the knocker's melds are on the line above
+    points_sum: bool = True  # how a hand's points add up; SMS leaves it out: it made a result a text longer
     knock_limit: int = 0  # 0: every possible knock listed
 
     def text(self, text: str) -> str:
@@ -73,7 +74,14 @@ class Style:
 
 PLAIN = Style()
 RICH = Style(rich=True)
-SMS_STYLE = Style(meld_joiner="-", bracket_melds=False, name_limit=SMS_NAME, knock_limit=SMS_KNOCKS, layoff_owner=False)
+SMS_STYLE = Style(
+    meld_joiner="-",
+    bracket_melds=False,
+    name_limit=SMS_NAME,
+    knock_limit=SMS_KNOCKS,
+    layoff_owner=False,
+    points_sum=False,
+)
 
 
 def style_for(channel: str) -> Style:
@@ -89,23 +97,56 @@ def deadline_text(deadline: datetime, now: datetime | None = None, short: bool =
     seconds = (deadline - now).total_seconds()
     if seconds <= 0:
         return _("now")
-    local, today = timezone.localtime(deadline), timezone.localtime(now)
-    clock = local.strftime("%H:%M" if local.date() == today.date() else "%d.%m %H:%M") + " " + local.strftime("%Z")
+    clock = clock_text(deadline, now)
     if short:
         return _("by %(time)s") % {"time": clock}
     return _("in %(delta)s (%(time)s)") % {"delta": duration_text(seconds), "time": clock}
 
 
+def clock_text(deadline: datetime, now: datetime) -> str:
+    """``16:30 UTC`` in the reader's zone, ``04.03 16:30 UTC`` when it is not today."""
+    local, today = timezone.localtime(deadline), timezone.localtime(now)
+    return local.strftime("%H:%M" if local.date() == today.date() else "%d.%m %H:%M") + " " + local.strftime("%Z")
+
+
+def your_move(deadline: datetime | None, short: bool, heading: bool, now: datetime | None = None) -> str:
+    """What opens the reader's turn, with his time before the moves it allows: after
+    them, ``take, pass in 1d`` read as if only passing had a day. ``short`` (SMS) says
+    when and not how long, as does a deadline gone by (never "0m left"); ``heading``
+    is the table's, capitalised, else a match's line in a list."""
+    if deadline is None:
+        return _("Your move:") if heading else _("your move:")
+    now = now or timezone.now()
+    clock = clock_text(deadline, now)
+    seconds = (deadline - now).total_seconds()
+    if short or seconds <= 0:
+        said = _("Your move by %(time)s:") if heading else _("your move by %(time)s:")
+        return said % {"time": clock}
+    said = _("Your move by %(time)s (%(left)s left):") if heading else _("your move by %(time)s (%(left)s left):")
+    return said % {"time": clock, "left": duration_text(seconds)}
+
+
 def duration_text(seconds: float) -> str:
-    """A time left, rounded up to the minute: ``59m``, ``2h 59m``, ``3d 4h``."""
+    """A time left or waited, rounded up to the minute: ``59m``, ``2h 59m``, ``3d 4h``, in
+    the units of the reader's language (``5 דק'``). A time a command sets (``new 5m``) is
+    said as it is typed instead (``options.move_time_text``)."""
     minutes = math.ceil(seconds / 60)
     days, minutes = divmod(minutes, 24 * 60)
     hours, minutes = divmod(minutes, 60)
+    in_days = _("%(days)sd") % {"days": days}
+    in_hours = _("%(hours)sh") % {"hours": hours}
     if days:
-        return f"{days}d {hours}h" if hours else f"{days}d"
+        return f"{in_days} {in_hours}" if hours else in_days
+    in_minutes = _("%(minutes)sm") % {"minutes": minutes}
     if hours:
-        return f"{hours}h {minutes}m" if minutes else f"{hours}h"
-    return f"{minutes}m"
+        return f"{in_hours} {in_minutes}" if minutes else in_hours
+    return in_minutes
+
+
+def totals_text(totals: Iterable[tuple[str, int]]) -> str:
+    """``Scores: Alice 57, Bob 0, Carol 38``: each player's total, in seat order, as a
+    hand's result and a resignation end."""
+    return _("Scores: %(scores)s") % {"scores": ", ".join(f"{name} {score}" for name, score in totals)}
 
 
 def hand_text(view, style: Style) -> str:
@@ -116,8 +157,17 @@ def hand_text(view, style: Style) -> str:
 
 
 def scores_line(seats, style: Style) -> str:
-    """``Alice(B)12 Bob(C)0 Carol(S)40``: each player's role this hand and his score."""
-    return " ".join(f"{style.name(seat.name)}({ROLE_MARKS.get(seat.role, '')}){seat.score}" for seat in seats)
+    """``Alice(B)12 Bob(C)0 Carol(S)40``: each player's role this hand and his score. A
+    language whose marks are words spaces them out (``אלה (קפטן) 0``), but by SMS, where
+    the spaces would cost the line its place in the text."""
+    if style is SMS_STYLE:
+        pattern = "%(name)s(%(role)s)%(score)s"
+    else:
+        pattern = pgettext("a player in the scores line: his name, role mark and score", "%(name)s(%(role)s)%(score)s")
+    return " ".join(
+        pattern % {"name": style.name(seat.name), "role": ROLE_MARKS.get(seat.role, ""), "score": seat.score}
+        for seat in seats
+    )
 
 
 def moves_text(view, knocks: int) -> str:

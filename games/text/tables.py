@@ -6,7 +6,7 @@ fills them), so nothing here can show a hidden card.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from html import escape
 
@@ -17,6 +17,7 @@ from games.contract.public import PublicTableView
 from games.contract.tables import Automatic, MoveView, ResultView, TableView
 from games.engine import Card
 
+from .bidi import isolate
 from .links import mini_app_link
 from .sentences import sentence
 from .sms import compact, fits, segments
@@ -28,10 +29,11 @@ from .style import (
     SMS_STYLE,
     TELEGRAM,
     Style,
-    deadline_text,
     hand_text,
     moves_text,
     scores_line,
+    totals_text,
+    your_move,
 )
 from .web import open_table_label
 
@@ -39,20 +41,23 @@ from .web import open_table_label
 def sms_table(view: TableView) -> str:
     """The table in as few segments as it can take, and in them as much as fits:
     everything; else without the scores line (``score`` has them); else one knock
-    listed, not two; else fewer of the moves before, oldest first. The deadline
-    goes last of all: the player to move must know when his time runs out.
+    listed, not two; else without the line naming the card he drew (it is in his
+    hand all the same); else fewer of the moves before, oldest first. The
+    deadline goes last of all: the player to move must know when his time runs out.
 
     A table in Devanagari or Cyrillic takes two UCS-2 segments however much is
     left out, so it keeps the moves and the deadline that a table in one GSM-7
     segment would have had to drop."""
+    plain = replace(view, drawn=None)
     variants: list[tuple[TableView, int, bool, bool]] = [
         (view, SMS_KNOCKS, True, True),
         (view, SMS_KNOCKS, True, False),
         (view, 1, True, False),
+        (plain, 1, True, False),
     ]
     skips = range(1, len(view.last_moves) + 1)
-    variants += [(replace(view, last_moves=view.last_moves[skip:]), 1, True, False) for skip in skips]
-    variants.append((replace(view, last_moves=()), 1, False, False))
+    variants += [(replace(plain, last_moves=view.last_moves[skip:]), 1, True, False) for skip in skips]
+    variants.append((replace(plain, last_moves=()), 1, False, False))
     texts = [
         compact(table_text(shown, SMS_STYLE, knocks, deadline, scores)) for shown, knocks, deadline, scores in variants
     ]
@@ -103,7 +108,12 @@ def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = 
     the scores line is left out when ``scores`` is off (SMS, to fit)."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
     lines += [style.text(sentence(view.note))] if view.note is not None else []
-    lines += turns_text(view.last_moves, style)
+    moves = view.last_moves
+    if view.drawn is not None:
+        moves = _without_the_draw(moves, view)
+    lines += turns_text(moves, style)
+    if view.drawn is not None:
+        lines.append(_drawn_line(view, view.drawn, style))
     if view.cards is not None:
         owner = style.name(view.cards.owner) + ": " if view.viewer_role == "sitter" else ""
         lines.append(owner + hand_text(view.cards, style))
@@ -117,16 +127,30 @@ def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = 
     return "\n".join(lines)
 
 
+def _without_the_draw(moves: tuple[MoveView, ...], view: TableView) -> tuple[MoveView, ...]:
+    """The moves before the sitter's table without his captain's draw, which the line
+    naming the card says better (the mover's own moves are not listed to him)."""
+    if moves and moves[-1].move == "draw" and view.cards is not None and moves[-1].name == view.cards.owner:
+        return moves[:-1]
+    return moves
+
+
+def _drawn_line(view: TableView, card: Card, style: Style) -> str:
+    """The card the reader (or, for the sitter, his captain) just drew: sorted into
+    the hand it would pass unnoticed, and it is what his discard is weighed against."""
+    if view.viewer_role == "sitter" and view.cards is not None:
+        return _("%(name)s drew %(card)s.") % {"name": style.name(view.cards.owner), "card": style.card(card)}
+    return _("You drew %(card)s.") % {"card": style.card(card)}
+
+
 def _turn_line(view: TableView, style: Style, knocks: int, deadline: bool) -> str:
     """Whose move it is: the reader's own (with his moves and his time), the captain's
     he advises (with the suggestions he may make), or someone else's."""
     if view.paused:
         return _("Paused by an admin: nobody moves until it is resumed.")
     if view.moves and view.viewer_role != "sitter":
-        line = style.bold(_("Your move:")) + " " + moves_text(view, knocks)
-        if deadline and view.deadline:
-            line += " " + deadline_text(view.deadline, short=style is SMS_STYLE)
-        return line
+        heading = your_move(view.deadline if deadline else None, short=style is SMS_STYLE, heading=True)
+        return style.bold(heading) + " " + moves_text(view, knocks)
     if view.moves:
         return _("Advise %(name)s: suggest %(moves)s") % {
             "name": style.name(view.to_move),
@@ -155,7 +179,7 @@ def legend(channel: str) -> str:
         )
         % marks
     )
-    return escape(text, quote=False) if channel == TELEGRAM else text
+    return isolate(escape(text, quote=False) if channel == TELEGRAM else text, get_language())
 
 
 def public_table_text(view: PublicTableView, style: Style) -> str:
@@ -193,24 +217,43 @@ def _move_buttons(view: TableView) -> list[list[dict[str, str]]]:
     simple = [m for m in view.moves if not m.startswith(("discard ", "knock "))]
     if simple:
         rows.append([{"text": _label(m), "data": prefix + m} for m in simple])
-    discards = [m for m in view.moves if m.startswith("discard ")]
+    place = _places(view)
+    discards = sorted((m for m in view.moves if m.startswith("discard ")), key=lambda m: place(_card_of(m)))
     for start in range(0, len(discards), 6):
         rows.append([{"text": _card_label(m), "data": prefix + m} for m in discards[start : start + 6]])
-    knocks = [{"text": _knock_label(view, m), "data": prefix + m} for m in view.moves if m.startswith("knock ")]
+    knock_moves = sorted(
+        (m for m in view.moves if m.startswith("knock ")),
+        key=lambda m: (view.knocks.get(_card_of(m), 0), place(_card_of(m))),  # the lowest count first
+    )
+    knocks = [{"text": _knock_label(view, m), "data": prefix + m} for m in knock_moves]
     rows += [knocks[start : start + 3] for start in range(0, len(knocks), 3)]
     if view.suggestion and view.viewer_role == "captain":
         rows.append([{"text": _("accept %(move)s") % {"move": view.suggestion}, "data": prefix + "accept"}])
     return rows
 
 
+def _places(view: TableView) -> Callable[[Card], int]:
+    """Where each card stands in the hand above the buttons (its melds, then its
+    deadwood), so that a card's button is found where the eye found the card; the
+    engine lists the moves in the order the cards came."""
+    hand = view.cards
+    shown = [] if hand is None else [*(card for meld in hand.melds for card in meld), *hand.deadwood]
+    places = {card: place for place, card in enumerate(shown)}
+    return lambda card: places.get(card, len(places))
+
+
+def _card_of(move: str) -> Card:
+    return Card.parse(move.split()[1])
+
+
 def _card_label(move: str) -> str:
     """A card as the table above writes it: ``9♣``, ``10♥``."""
-    return RICH.card(Card.parse(move.split()[1]))
+    return RICH.card(_card_of(move))
 
 
 def _knock_label(view: TableView, move: str) -> str:
     """``knock 9♣ (3)``: the card to discard and the count he knocks with."""
-    card = Card.parse(move.split()[1])
+    card = _card_of(move)
     return _("knock %(card)s (%(count)s)") % {"card": RICH.card(card), "count": view.knocks.get(card, "?")}
 
 
@@ -240,9 +283,33 @@ def layoff_text(view: ResultView, style: Style) -> list[str]:
     ]
 
 
+def points_text(view: ResultView, style: Style) -> str:
+    """Who scores, and how the points add up from the counts shown above them (R8.2-R8.4):
+    a player learns the scoring from his results. By SMS only who scores, and how much."""
+    winner = style.name(view.winner)
+    if view.knocker_cards is None or view.defender_cards is None or not style.points_sum:
+        return _("%(winner)s scores %(points)s.") % {"winner": winner, "points": view.points}
+    knocker, defender = view.knocker_cards.count, view.defender_cards.count
+    if view.kind == "gin":
+        said = _("%(winner)s scores %(points)s (gin %(bonus)s + %(count)s).")
+        return said % {"winner": winner, "points": view.points, "bonus": view.points - defender, "count": defender}
+    if view.kind == "undercut":
+        said = _("%(winner)s scores %(points)s (undercut %(bonus)s + %(difference)s).")
+        difference = knocker - defender
+        return said % {
+            "winner": winner,
+            "points": view.points,
+            "bonus": view.points - difference,
+            "difference": difference,
+        }
+    said = _("%(winner)s scores %(points)s (%(count)s less %(own)s).")
+    return said % {"winner": winner, "points": view.points, "count": defender, "own": knocker}
+
+
 def result_text(view: ResultView, style: Style) -> str:
     """The end of a hand, public to all: both hands, the layoffs, the points, what comes next."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s over.") % {"number": view.hand_number}]
+    lines += turns_text(view.last_turn, style)
     if view.kind == "draw":
         lines.append(_("Drawn: nobody scores."))
     else:
@@ -258,9 +325,8 @@ def result_text(view: ResultView, style: Style) -> str:
             if cards is not None:
                 lines.append(f"{style.name(cards.owner)}: {hand_text(cards, style)}")
         lines.extend(layoff_text(view, style))
-        lines.append(_("%(winner)s scores %(points)s.") % {"winner": style.name(view.winner), "points": view.points})
-    scores = ", ".join(f"{style.name(seat.name)} {seat.score}" for seat in view.seats)
-    lines.append(_("Scores: %(scores)s") % {"scores": scores})
+        lines.append(points_text(view, style))
+    lines.append(totals_text((style.name(seat.name), seat.score) for seat in view.seats))
     if view.game_winner:
         lines.append(style.bold(_("%(name)s wins the match!") % {"name": view.game_winner}))
     elif view.next_roles:

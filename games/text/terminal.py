@@ -45,6 +45,17 @@ def your_matches(codes: list[str]) -> str:
     }
 
 
+def came_back(codes: list[str]) -> str:
+    """``make play`` again: back to the matches he left, not a new one; with several, how
+    to choose one (the newest is the example)."""
+    if len(codes) == 1:
+        return _("Back to #%(code)s. Type new for another match.") % {"code": codes[0]}
+    return _(
+        "Back to your matches: %(codes)s. Put the code first to choose one, like: #%(code)s status. "
+        "Type new for another match."
+    ) % {"codes": " ".join(f"#{code}" for code in codes), "code": codes[-1]}
+
+
 def what_now(code: str, said: bool) -> str:
     """What he may do once his last match is over; "again" only if its result did not
     (``said``) just say how to play it again."""

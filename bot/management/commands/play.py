@@ -28,7 +28,9 @@ class Command(BaseCommand):
         parser.add_argument("--name", default="", help="your player name (default: your login)")
         parser.add_argument("--join", default="", metavar="CODE", help="join a match, or come back to yours")
         parser.add_argument("--options", default="", help="options for new, e.g. '5m to 50'")
-        parser.add_argument("--computers", type=int, default=2, choices=(0, 1, 2), help="computer players to add")
+        parser.add_argument(
+            "--computers", type=int, default=None, choices=(0, 1, 2), help="computer players to add (default: 2)"
+        )
         parser.add_argument(
             "--level", default="", choices=("", *LEVELS), help="how well they play: easy, normal (default) or hard"
         )
@@ -46,7 +48,7 @@ class Command(BaseCommand):
             name=str(options["name"]) or login_name(),
             join=str(options["join"]),
             options=str(options["options"]),
-            computers=int(options["computers"]),
+            computers=None if options["computers"] is None else int(str(options["computers"])),
             language=str(options["lang"]),
             level=str(options["level"]),
             relaunch=Relaunch(name=str(options["name"]).strip(), language=_known(str(options["lang"]))),

@@ -9,7 +9,11 @@ that ``serve`` shows framed after everything else it prints.
 
 from __future__ import annotations
 
+import os
 import secrets
+import shlex
+import sys
+from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -36,4 +40,21 @@ class Command(BaseCommand):
             users.objects.create_superuser(username, "", password)
             self.stdout.write(self.style.SUCCESS(f"Created the admin account for the moderation desk at {desk}"))
             self.stdout.write(self.style.SUCCESS(f"user {username}, password {password} (shown only now)"))
-        self.stdout.write(f"A new password at any time: python manage.py changepassword {username}")
+        command = f"{interpreter()} manage.py changepassword {shlex.quote(username)}"
+        self.stdout.write(f"A new password at any time: {command}")
+
+
+def interpreter() -> str:
+    """The Python running this, as the admin types it in the repository: ``.venv/bin/python``
+    for ``make run`` (a bare ``python`` may not exist on a fresh machine, or lack Django),
+    its whole path when it is outside the repository."""
+    executable = Path(sys.executable or "python")
+    if executable.is_absolute():
+        base = Path(settings.BASE_DIR)
+        # The repository's path is resolved (settings.BASE_DIR); the interpreter's folder is
+        # resolved too, but not the interpreter itself, a link out of the virtual environment.
+        for candidate in (executable, Path(os.path.realpath(executable.parent)) / executable.name):
+            if candidate.is_relative_to(base):
+                executable = candidate.relative_to(base)
+                break
+    return shlex.quote(str(executable))

@@ -22,6 +22,7 @@ from django.utils import translation
 from games import metrics
 from games.contract import Notice
 from games.contract.base import Worded
+from games.contract.matches import ConfirmResign, YouResigned
 from games.contract.moves import OldButton, Suggested, TooFast
 from games.contract.tables import TableView
 from games.services.plumbing import outbox, state
@@ -212,8 +213,19 @@ def _worth_sending(command: Command | None, reply: Reply, channel: str) -> Reply
 def _answer(player: Player, reply: Reply | None, channel: str, inline: bool) -> outbox.Letter | None:
     if reply is None:
         return None
-    replaces = announcements.table_key(reply.code) if isinstance(reply, TableView) else ""
-    return outbox.reply(player, reply, channel, replaces=replaces, inline=inline)
+    return outbox.reply(player, reply, channel, replaces=_takes_the_place_of(reply), inline=inline)
+
+
+def _takes_the_place_of(reply: Reply) -> str:
+    """What a reply replaces (``Outbox.replaces``: on Telegram it edits the newest message
+    in its place when that is the one): a table, the last table of its match; the
+    question ``resign`` asks and its answer, each other, so that the button "Yes,
+    resign" goes once it is pressed."""
+    if isinstance(reply, TableView):
+        return announcements.table_key(reply.code)
+    if isinstance(reply, ConfirmResign | YouResigned):
+        return f"resign:{reply.code}"
+    return ""
 
 
 def _note_channel(player: Player, channel: str) -> None:

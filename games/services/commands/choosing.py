@@ -13,10 +13,11 @@ the question.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 
 from games.contract import Content
 from games.contract import matches as m
-from games.engine import Discard, Knock, Role, parse_action
+from games.engine import Discard, Knock, Role
 from games.services.plumbing import state
 from games.services.write import presence
 from games.text.protocol import Command
@@ -78,7 +79,15 @@ def choose(player: Player, command: Command, fits: Fits, statuses: tuple[str, ..
         if not active:
             raise ServiceError(m.NoMatch())
         raise ServiceError(m.NoneWaitsFor(command.as_text()))
-    raise ServiceError(m.WhichMatch(command.as_text(), tuple(seat.match.code for seat in fitting)))
+    latest_first = sorted(fitting, key=_last_change, reverse=True)
+    raise ServiceError(m.WhichMatch(command.as_text(), tuple(seat.match.code for seat in latest_first)))
+
+
+def _last_change(seat: Seat) -> tuple[datetime, int]:
+    """When his table of the match last changed: the one he has just read is the likely
+    one he means, so "Which match?" gives it as the example."""
+    match = seat.match
+    return (match.last_move_at or match.started_at or match.created_at, match.pk)
 
 
 def last_finished(player: Player) -> Seat | None:
@@ -112,14 +121,17 @@ def any_match(match: Match, seat: Seat) -> bool:
 
 def playable(command: Command) -> Rank:
     """How well ``command``'s move suits a match where it is his turn, its hand replayed
-    from the log: 2 if it is legal there, 1 if it is the step of the turn he is at (a discard
-    where he must discard, of a card he may not hold), else 0."""
-    action = parse_action(command.as_text())
+    from the log: 2 if it is legal there (``take Qs``: and Qs tops the pile), 1 if it is the
+    step of the turn he is at (a discard where he must discard, of a card he may not hold),
+    else 0."""
+    action = command.action()
     discarding = isinstance(action, DISCARD_STEP)
+    named = command.named_top
 
     def suits(match: Match, seat: Seat) -> int:
-        legal = state.load_hand(match, state.hand_in_play(match)).legal_actions()
-        if action in legal:
+        hand = state.load_hand(match, state.hand_in_play(match))
+        legal = hand.legal_actions()
+        if action in legal and (named is None or hand.pile[-1:] == (named,)):
             return 2
         return 1 if any(isinstance(move, DISCARD_STEP) == discarding for move in legal) else 0
 

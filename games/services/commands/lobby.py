@@ -43,5 +43,5 @@ def resign(player: Player, command: Command) -> Reply:
     matches.check_resignable(match)
     if command.text != "yes":
         return m.ConfirmResign(match.code)
-    winner = matches.resign(player, match)
-    return m.YouResigned(match.code, winner.display_name if winner else "")
+    news = matches.resign(player, match)
+    return m.YouResigned(news.code, news.winner, news.scores)

@@ -7,11 +7,12 @@ from dataclasses import replace
 from django.db.models import Max
 
 from games.contract import moves as m
-from games.contract.tables import Automatic
-from games.engine import Role, parse_action
+from games.contract.tables import Automatic, TableView
+from games.engine import Hand, IllegalAction, Role, Take
 from games.services.plumbing import outbox, state
 from games.services.write import advice, play
-from games.services.write.locked_table import load_table
+from games.services.write.announcements import since_last_turn
+from games.services.write.locked_table import Table, load_table
 from games.text.protocol import Command
 
 from ...models import Event, Outbox, Player
@@ -28,8 +29,25 @@ def move(player: Player, command: Command) -> Reply:
     table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is Role.SITTER:
         raise ServiceError(m.SitterSuggests(command.as_text()))
-    result = play.apply_move(table, seat.position, parse_action(command.as_text()), player)
-    return result or table.view(seat.position)
+    _check_named_top(table.hand, command)
+    result = play.apply_move(table, seat.position, command.action(), player)
+    return result or _table_after(table, seat.position)
+
+
+def _table_after(table: Table, position: int) -> TableView:
+    """His table after his move. Within his turn (he drew or took a card) it keeps the
+    others' moves since his last turn, as his turn's table listed them: what the
+    opponent threw is what he weighs his discard against."""
+    within_his_turn = table.mover == position
+    return table.view(position, since_last_turn(table, position) if within_his_turn else ())
+
+
+def _check_named_top(hand: Hand, command: Command) -> None:
+    """``take Qs`` takes the pile's top card only if Qs is it: naming another card, he
+    meant another move. A take that is not legal now is left to the engine to refuse."""
+    named = command.named_top
+    if named is not None and Take() in hand.legal_actions() and hand.pile[-1] != named:
+        raise ServiceError(m.NotOnThePile(named, hand.pile[-1]))
 
 
 def suggest(player: Player, command: Command) -> Reply:
@@ -43,10 +61,14 @@ def suggest(player: Player, command: Command) -> Reply:
     if table.hand.to_move is not Role.CAPTAIN:
         raise ServiceError(m.WaitForCaptain())
     suggestion = command.suggestion
-    assert suggestion is not None, "the parser gives a suggestion its move"
-    action = parse_action(suggestion.as_text())
-    if action not in table.hand.legal_actions():
-        raise ServiceError(m.CaptainCannot(suggestion.as_text()))
+    if suggestion is None:
+        raise ServiceError(m.SayWhatToSuggest(str(table.hand.legal_actions()[0])))
+    _check_named_top(table.hand, suggestion)
+    action = suggestion.action()
+    try:
+        table.hand.apply(action)
+    except IllegalAction as error:
+        raise ServiceError(m.CaptainCannot(suggestion.as_text(), error.code, dict(error.params))) from None
     advised = table.view(seat.position)  # before it waits: "accept plays it" is for the captain
     return replace(advised, note=advice.record_suggestion(table, player, action))
 
@@ -61,7 +83,7 @@ def accept(player: Player, command: Command) -> Reply:
     if action is None:
         raise ServiceError(m.NoSuggestion())
     result = play.apply_move(table, seat.position, action, player, automatic=Automatic.SUGGESTION)
-    return result or table.view(seat.position)
+    return result or _table_after(table, seat.position)
 
 
 def team(player: Player, command: Command) -> Reply:

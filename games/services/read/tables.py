@@ -53,7 +53,7 @@ def table_view(
     moves: tuple[str, ...] = ()
     knocks: dict[Card, int] = {}
     captain = seats[hand_row.roles.seat_of(Role.CAPTAIN)]
-    advising = role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over
+    advising = role is Role.SITTER and hand.to_move is Role.CAPTAIN and not hand.is_over and not hand.is_forced
     if is_mover or (advising and takes_advice(match, captain)):
         moves, knocks = available_moves(hand)
     return TableView(
@@ -77,6 +77,7 @@ def table_view(
         suggestion=hand_row.suggestion if role is not Role.BOX else "",
         last_moves=last_moves if role is not Role.BOX else tuple(move.without_advice() for move in last_moves),
         commitment=hand_row.commitment,
+        drawn=hand.drawn if cards_role is hand.to_move else None,
     )
 
 
@@ -106,6 +107,7 @@ def result_view(
     hand: Hand,
     next_roles: dict[int, str],
     game_winner: str,
+    last_turn: tuple[MoveView, ...] = (),
 ) -> ResultView:
     """The end of a hand, which every player sees in full (docs/protocol.md)."""
     names = {seat.position: seat.player.display_name for seat in seats}
@@ -147,6 +149,7 @@ def result_view(
         deck=hand_row.deck,
         salt=hand_row.salt,
         commitment=hand_row.commitment,
+        last_turn=tuple(move.without_advice() for move in last_turn),
     )
 
 

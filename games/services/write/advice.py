@@ -90,9 +90,14 @@ def waiting_suggestion(table: Table) -> Action | None:
 
 def advise_as_computer(table: Table) -> bool:
     """The computer sitter suggests its level's choice to the person who captains, once
-    for each moment; True if it did."""
+    for each moment; True if it did. A forced draw (R5.4) it lets pass in silence,
+    marked as advised so that the moment is not offered to it again."""
     hand_row = table.hand_row
     if not computer_advises(table) or hand_row.suggestion_version == table.match.version:
+        return False
+    if table.hand.is_forced:
+        hand_row.suggestion, hand_row.suggestion_version = "", table.match.version
+        hand_row.save(update_fields=["suggestion", "suggestion_version"])
         return False
     sitter = table.position_of_role(Role.SITTER)
     level = table.seat(sitter).player.strength or Strength.NORMAL

@@ -159,9 +159,9 @@ def expire(match_id: int) -> bool:
         return True
 
 
-def resign(player: Player, match: Match) -> Player | None:
+def resign(player: Player, match: Match) -> m.Resigned:
     """Give a running match up (R10.3): of the other two, the one with the higher
-    score wins; with equal scores nobody does. Returns the winner, if any."""
+    score wins; with equal scores nobody does. Returns the news the other two get."""
     with change():
         match = state.lock(match.pk)
         check_resignable(match)
@@ -173,10 +173,11 @@ def resign(player: Player, match: Match) -> Player | None:
         state.append_event(match, Event.Kind.RESIGNED, actor=player)
         play.finish(match, winner, "resigned")
         match.version += 1
-        resigned = m.Resigned(player.display_name, match.code, winner.display_name if winner else "")
+        scores = tuple((seat.player.display_name, seat.score) for seat in seats)
+        resigned = m.Resigned(player.display_name, match.code, winner.display_name if winner else "", scores)
         for seat in others:  # the one who resigned is answered by his reply
             outbox.send(seat.player, Outbox.Kind.OVER, resigned, match)
-        return winner
+        return resigned
 
 
 def check_resignable(match: Match) -> None:

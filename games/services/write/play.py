@@ -10,13 +10,14 @@ players, timeouts and admins all end in ``apply_move``.
 from __future__ import annotations
 
 import secrets
+from itertools import takewhile
 
 from django.utils import timezone
 
 from games import metrics
 from games.contract.matches import CutForRoles, CutRound
 from games.contract.moves import IllegalMove, MatchPaused, NotYourTurn
-from games.contract.tables import Automatic, ResultView
+from games.contract.tables import Automatic, MoveView, ResultView
 from games.engine import Action, IllegalAction, Role, cut_for_roles
 from games.engine.hand import Phase, Take
 from games.models import Event, Match, Outbox, Player
@@ -28,6 +29,7 @@ from games.services.write import groups, records
 from games.services.write.announcements import (
     announce_turn,
     move_view,
+    recent_moves,
     send_table,
     tell_mover,
     tell_sitter,
@@ -139,7 +141,7 @@ def _finish_hand(table: Table) -> ResultView:
     hand_row.ended_at = timezone.now()
     game_winner = table.name(game.winner) if game.winner is not None else ""
     next_roles = {} if game.winner is not None else {seat: role.value for seat, role in game.roles.by_seat().items()}
-    view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner)
+    view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner, last_turn(table))
     hand_row.summary = summary_of(view)
     records.hand_finished(hand_row, table.seat(winner).player if winner is not None else None)
     hand_row.save(update_fields=["result", "winner", "winner_player", "points", "ended_at", "summary"])
@@ -166,6 +168,13 @@ def _finish_hand(table: Table) -> ResultView:
     table.hand_row, table.hand, table.moves = hand_row, new_hand, []
     _begin_hand(table)
     return view
+
+
+def last_turn(table: Table) -> tuple[MoveView, ...]:
+    """The moves of the turn that ended the hand: what the knocker took and threw,
+    which a player whose discard he took would otherwise have to work out."""
+    mover = table.moves[-1]["seat"]  # a hand ends with a move
+    return recent_moves(table, sum(1 for _move in takewhile(lambda data: data["seat"] == mover, reversed(table.moves))))
 
 
 def summary_of(view) -> dict:

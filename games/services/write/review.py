@@ -62,8 +62,8 @@ def _review(hand_row: HandRow, budget: float) -> dict:
                 rng = random.Random(f"{hand_row.commitment}:review:{index}")
                 seen = appraise(view, HINT_LEVEL, rng, left / remaining)
                 played = seen.values.get(action)
-                if seen.choice != action and played is not None:
-                    gain = seen.values.get(seen.choice, played) - played
+                gain = seen.values[seen.choice] - played if seen.choice != action and played is not None else 0.0
+                if gain > 0:  # his move, valued at or above hard's choice by chance, is no mistake
                     marks.append({"index": index, "better": str(seen.choice), "points": round(gain, 1)})
         hand, events = hand.apply(action)
         log.extend(events)

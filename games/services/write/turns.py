@@ -64,6 +64,8 @@ def waits_for_advice(table: Table) -> bool:
     something this hand: a sitter who lets the hand go is not waited for at every turn."""
     if table.hand.to_move is not Role.CAPTAIN or not advice_wait() or not table.computer_plays(table.mover):
         return False
+    if table.hand.is_forced:
+        return False
     sitter = table.seat(table.position_of_role(Role.SITTER))
     if sitter.player.is_computer or sitter.autopilot or not sitter.player.advises:
         return False
