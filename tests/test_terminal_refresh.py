@@ -69,7 +69,13 @@ def test_a_player_who_joins_is_shown_while_he_waits_without_enter():
 
 
 def test_computer_players_move_while_he_waits_in_a_match_he_joined():
-    """No worker runs: the terminal that follows the match moves its computer players."""
+    """No worker runs: the terminal that follows the match moves its computer players.
+
+    Everybody's moves, ann's too, are made beside the terminal while it waits at its
+    first prompt: its main thread, which catches up after each command it carries out,
+    carries out none, so a computer move can only come from the refresher. (Typed into
+    the terminal, ann's moves had the main thread move the computer that followed her,
+    and in a deal where the computer only ever followed her the test saw no move.)"""
     ann, bea = terminal("ann"), terminal("bea")
     match = lobby_match(bea)
     handle(bea, "bot", "terminal")
@@ -82,10 +88,9 @@ def test_computer_players_move_while_he_waits_in_a_match_he_joined():
             current = refresh(match)
             if current.status != Match.Status.RUNNING or computer_moves(match) > before:
                 break
-            if mover(current) == ann:
-                return str(best_action(current))
-            if mover(current) == bea:
-                handle(bea, str(best_action(current)), "terminal")
+            person = mover(current)
+            if person in (ann, bea):
+                handle(person, f"#{match.code} {best_action(current)}", "terminal")
             else:
                 time.sleep(0.05)  # a computer's turn, and nobody but ann's terminal to move it
         moved_while_waiting.append(computer_moves(match) > before)
