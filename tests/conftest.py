@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 import random
 import re
+import zlib
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings as django_settings
@@ -24,7 +26,7 @@ from games.models import Event, Hand, Match, Outbox, Player
 from games.services import handle
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
-from games.services.write import advice, computer_moves, locked_table
+from games.services.write import advice, computer_moves, locked_table, play
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from tests.telegram_harness import Players, PollingBot, fake_telegram
 from tests.workers import REDIS_DB, with_redis_db
@@ -88,6 +90,17 @@ def no_background(settings):
     ratelimit._limiter_for.cache_clear()
     yield
     ratelimit._limiter_for.cache_clear()
+
+
+@pytest.fixture(autouse=True)
+def the_same_deals_every_run(request, monkeypatch):
+    """Each test's matches are cut and dealt alike every run, from a seed of the test's
+    name: a test that holds only for some deals fails every time, where it is written,
+    instead of one run in ten on CI. (Deals vary from test to test; the engine's
+    property tests cover the rest.) A test that stacks or seeds its own replaces these."""
+    seeded = random.Random(zlib.crc32(request.node.nodeid.encode()))
+    monkeypatch.setattr(state, "_shuffler", seeded)
+    monkeypatch.setattr(play, "secrets", SimpleNamespace(SystemRandom=lambda: seeded))
 
 
 @pytest.fixture(autouse=True)
