@@ -356,7 +356,7 @@ def test_wait_for_blocks_until_a_matching_message_is_sent(tg: FakeTelegram) -> N
 
     sender = threading.Thread(target=asyncio.run, args=(send_later(),))
     sender.start()
-    found = tg.wait_for(lambda m: m.chat_id == ALICE and "Gin" in m.text, timeout=5)
+    found = tg.wait_for(lambda m: m.chat_id == ALICE and "Gin" in m.text, timeout=30)
     sender.join()
     assert found.text == "Gin!"
     with pytest.raises(AssertionError, match=r"timed out"):

@@ -61,7 +61,7 @@ def test_a_player_who_joins_is_shown_while_he_waits_without_enter():
     def wait_for_bea(prompt: str = "") -> str:
         if not seen:
             handle(bea, f"join {match.code}", "terminal")
-            seen.append(wait_until(lambda: f"bea joined #{match.code}." in session.text, timeout=5))
+            seen.append(wait_until(lambda: f"bea joined #{match.code}." in session.text, timeout=30))
         return "quit"
 
     play("--name", "ann", "--join", match.code, typist=wait_for_bea, session=session)
@@ -235,11 +235,11 @@ def test_after_his_last_match_ends_the_next_ones_news_still_shows_without_enter(
         if "joined" not in seen:
             if not new.seats.filter(player=bea).exists():
                 handle(bea, f"join {new.code}", "terminal")
-            seen["joined"] = wait_until(lambda: f"bea joined #{new.code}." in session.text, timeout=10)
+            seen["joined"] = wait_until(lambda: f"bea joined #{new.code}." in session.text, timeout=30)
         if "aborted" not in seen:
             if refresh(new).status != Match.Status.ABORTED:
                 moderation.abort(new, "desk", "a test")
-            seen["aborted"] = wait_until(lambda: f"An admin aborted #{new.code}." in session.text, timeout=10)
+            seen["aborted"] = wait_until(lambda: f"An admin aborted #{new.code}." in session.text, timeout=30)
         return "quit"
 
     play("--name", "ann", "--join", match.code, typist=typist, session=session)

@@ -151,7 +151,7 @@ def running_worker(kind: str) -> Iterator[Celery]:
             flush_redis(url)
 
 
-def wait_until(condition: Callable[[], object], timeout: float = 15) -> object:
+def wait_until(condition: Callable[[], object], timeout: float = 60) -> object:
     """Wait for the worker to have done something; fail after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:

@@ -556,7 +556,7 @@ class FakeTelegram(LocalHTTPServer):
         messages = self.messages_to(chat_id)
         return messages[-1] if messages else None
 
-    def wait_for(self, predicate: Callable[[SentMessage], bool], timeout: float = 5.0, since: int = 0) -> SentMessage:
+    def wait_for(self, predicate: Callable[[SentMessage], bool], timeout: float = 30.0, since: int = 0) -> SentMessage:
         """Block until a send/edit in ``sent[since:]`` matches; AssertionError on timeout.
 
         Pass ``since=len(tg.sent)`` to ignore messages sent before the action under test.

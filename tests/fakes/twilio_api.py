@@ -170,7 +170,7 @@ class FakeTwilio(LocalHTTPServer):
         with self._cond:
             return [m for m in self._sent if m.to == number]
 
-    def wait_for(self, predicate: Callable[[SentSMS], bool], timeout: float = 5.0, since: int = 0) -> SentSMS:
+    def wait_for(self, predicate: Callable[[SentSMS], bool], timeout: float = 30.0, since: int = 0) -> SentSMS:
         """Block until a message in ``sent[since:]`` matches; AssertionError on timeout."""
 
         def find() -> SentSMS | None:
