@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from bot.backends.telegram import edit_target, with_move_buttons
+from bot.backends.telegram import edit_target, stale_buttons
 from games.engine import DECK, Roles, format_cards, parse_cards, stacked_deck
 from games.models import Outbox, Player
 from games.services import handle
@@ -161,7 +161,7 @@ class TelegramChats:
         if edited:
             self._sent(message, edited)
             return f"edits message {edited}"
-        stripped = with_move_buttons(message)
+        stripped = stale_buttons(message)
         number = self.next_id.get(message.address, 1)
         self.next_id[message.address] = number + 1
         self._sent(message, str(number))

@@ -201,3 +201,23 @@ def test_a_silent_table_edits_the_live_one_and_a_talk_message_leaves_its_buttons
     assert table.callback_data == [f"#{match.code}@2 draw"], "talk does not take the table's place"
     silent = [bool(params.get("disable_notification")) for method, params in tg.calls if method == "sendMessage"]
     assert silent == [False, True], "his turn sounds, the talk does not"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_lobbys_offer_of_a_computer_player_loses_its_buttons_at_the_first_table(tg):
+    """ "Add a computer player" under the reply to ``new`` looked live after the match
+    filled; pressed, it could only be refused. The match's first table takes it off."""
+    ann, bo = on_telegram(7081, "Ann"), on_telegram(7082, "Bo")
+    handle(ann, "new", TELEGRAM)
+    match = Match.objects.order_by("-pk").first()
+    handle(bo, f"join {match.code}", TELEGRAM)
+    deliver_all()
+    lobby = [m for m in tg.messages_to(ann.telegram_chat_id) if f"#{match.code} bot" in m.callback_data]
+    assert lobby, "the reply to new offers a computer player"
+    handle(ann, f"#{match.code} bot", TELEGRAM)
+    deliver_all()
+    current = {m.message_id: m for m in tg.messages_to(ann.telegram_chat_id)}
+    assert all(f"#{match.code} bot" not in current[m.message_id].callback_data for m in lobby)
+    assert any(m.callback_data for m in current.values()), "his table keeps its own buttons"
+    strips = [p["message_id"] for method, p in tg.calls if method == "editMessageReplyMarkup" and p["chat_id"] == 7081]
+    assert set(strips) == {m.message_id for m in lobby}, "the offers and nothing else (a retried send strips again)"

@@ -6,9 +6,11 @@ scroll of old ones. It is sent anew only when it must be: when it needs its
 reader (his turn: an edit makes no sound), or when other messages came after
 it (an edit far above would go unseen). Whenever a message of a match is sent
 anew, the match's previous message in the chat loses its move buttons first,
-so that only the newest table carries live ones; done before the send, it is
-harmless to repeat, and a retried delivery shows nothing twice. A message that
-asks nothing of its reader (``Outbox.silent``) is sent without a sound.
+so that only the newest table carries live ones; the match's first table takes
+theirs from the lobby's offers of a computer player, whose seats are taken by
+then. Done before the send, it is harmless to repeat, and a retried delivery
+shows nothing twice. A message that asks nothing of its reader
+(``Outbox.silent``) is sent without a sound.
 
 Sends keep to Telegram's limits with a limiter shared by all workers; a send
 that would break them is not slept on but handed back with ``RetryLater``.
@@ -54,6 +56,7 @@ TABLE_KEY = "table:"  # announcements.table_key: a table of a match
 # while it waits), and what ends a table's life: a hand's result, a match's end.
 TABLE_ENDS = (Outbox.Kind.MOVED, Outbox.Kind.RESULT, Outbox.Kind.OVER)
 MOVE_BUTTON = re.compile(r"^#\w+@\d+ ")  # a button played on one version of a table (``tables._move_buttons``)
+COMPUTER_BUTTON = re.compile(r"^#\w+ bot\b")  # the lobby's offer of a computer player (``offers._add_computer``)
 
 
 class TelegramBackend(Backend):
@@ -70,7 +73,7 @@ class TelegramBackend(Backend):
                 _acquire(chat_id, new_message=False)
                 if _run(_edit, chat_id, int(previous), message.text, markup):
                     return previous
-            for old in with_move_buttons(message):
+            for old in stale_buttons(message):
                 _acquire(chat_id, new_message=False)
                 _run(_strip, chat_id, int(old))
             _acquire(chat_id, new_message=True)  # just before the send, so that it arrives when it was counted
@@ -108,23 +111,28 @@ def edit_target(message: Outbox) -> str:
     return newest.external_id if ends_its_table else ""
 
 
-def with_move_buttons(message: Outbox) -> list[str]:
-    """The message_ids in this chat to take the move buttons off before ``message`` is
+def stale_buttons(message: Outbox) -> list[str]:
+    """The message_ids in this chat to take the buttons off before ``message`` is
     sent: if it takes the place of its match's table (a newer table, the hand's result,
-    the match's end), the match's previous table, if its latest state has them. Talk,
-    joins or the answer to ``score`` leave the table as it is, buttons and all."""
+    the match's end), the match's previous table, if its latest state has move buttons;
+    if it is the match's first table here, the lobby's messages that offer a computer
+    player for a seat that is no longer free. Talk, joins or the answer to ``score``
+    leave the table as it is, buttons and all."""
     if message.match_id is None or not _takes_the_tables_place(message):
         return []
-    tables = Outbox.objects.filter(
-        Q(replaces__startswith=TABLE_KEY) | Q(kind__in=TABLE_ENDS),
+    mine = Outbox.objects.filter(
         channel=message.channel,
         address=message.address,
         match_id=message.match_id,
         recipient_id=message.recipient_id,
         status__in=(Outbox.Status.SENT, Outbox.Status.DELIVERED),
-    )
-    latest = tables.exclude(pk=message.pk).order_by("-sent_at", "-pk").first()
-    return [latest.external_id] if latest and latest.external_id and has_move_buttons(latest.buttons) else []
+    ).exclude(pk=message.pk)
+    tables = mine.filter(Q(replaces__startswith=TABLE_KEY) | Q(kind__in=TABLE_ENDS))
+    latest = tables.order_by("-sent_at", "-pk").first()
+    if latest is not None:
+        return [latest.external_id] if latest.external_id and has_move_buttons(latest.buttons) else []
+    offers = mine.filter(external_id__gt="").order_by("pk")
+    return [offer.external_id for offer in offers if offers_a_computer(offer.buttons)]
 
 
 def _takes_the_tables_place(message: Outbox) -> bool:
@@ -133,6 +141,10 @@ def _takes_the_tables_place(message: Outbox) -> bool:
 
 def has_move_buttons(buttons: list[list[dict[str, str]]]) -> bool:
     return any(MOVE_BUTTON.match(button.get("data", "")) for row in buttons for button in row)
+
+
+def offers_a_computer(buttons: list[list[dict[str, str]]]) -> bool:
+    return any(COMPUTER_BUTTON.match(button.get("data", "")) for row in buttons for button in row)
 
 
 def keyboard(buttons: list[list[dict[str, str]]]) -> InlineKeyboardMarkup | None:
