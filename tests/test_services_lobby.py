@@ -251,6 +251,8 @@ def test_status_with_two_matches_lists_them_with_whose_turn_it_is(match3, second
     for match in (match3, second_match):
         line = next(line for line in reply.splitlines() if line.startswith(f"#{match.code}"))
         assert "your move" in line or "to move" in line or "advise" in line
+        assert line.startswith(f"#{match.code} hand 1, "), "one colon to a line: the one before the moves"
+        assert line.count(":") <= 2, line  # "by 09:26 UTC (5m left): take, pass"
 
 
 def test_the_code_in_front_names_the_match(match3, second_match, alice):

@@ -32,7 +32,8 @@ def _match_line(line: MatchLine, style: Style) -> str:
     head = style.bold(f"#{line.code}")
     if line.status == "lobby":
         return head + " " + _("waits for players (%(count)s of 3).") % {"count": line.players}
-    head += " " + _("hand %(number)s:") % {"number": line.hand_number}
+    # A comma after the hand: "your move by 09:26 UTC (5m left):" brings its own colon.
+    head += " " + _("hand %(number)s") % {"number": line.hand_number} + ","
     if line.paused:
         return head + " " + _("paused by an admin.")
     if line.your_move:
