@@ -49,6 +49,7 @@ class Style:
     layoff_owner: bool = True  # SMS leaves it out: the knocker's melds are on the line above
     points_sum: bool = True  # how a hand's points add up; SMS leaves it out: it made a result a text longer
     knock_limit: int = 0  # 0: every possible knock listed
+    empty_pile_word: bool = True  # SMS writes "Pile -": "empty" pushed the scores line out of its one text
 
     def text(self, text: str) -> str:
         return escape(text, quote=False) if self.rich else text
@@ -81,6 +82,7 @@ SMS_STYLE = Style(
     knock_limit=SMS_KNOCKS,
     layoff_owner=False,
     points_sum=False,
+    empty_pile_word=False,
 )
 
 

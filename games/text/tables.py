@@ -117,8 +117,7 @@ def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = 
     if view.cards is not None:
         owner = style.name(view.cards.owner) + ": " if view.viewer_role == "sitter" else ""
         lines.append(owner + hand_text(view.cards, style))
-    top = style.card(view.pile_top) if view.pile_top is not None else "-"
-    lines.append(_("Pile %(top)s, stock %(count)s") % {"top": top, "count": view.stock_count})
+    lines.append(_pile_line(view.pile_top, view.stock_count, style))
     lines.append(_turn_line(view, style, knocks or style.knock_limit, deadline))
     if view.suggestion and not view.paused:
         lines.append(_("Sitter suggests: %(move)s (accept plays it)") % {"move": view.suggestion})
@@ -182,12 +181,20 @@ def legend(channel: str) -> str:
     return isolate(escape(text, quote=False) if channel == TELEGRAM else text, get_language())
 
 
+def _pile_line(top: Card | None, stock_count: int, style: Style) -> str:
+    """The pile's top card and the stock's count; the pile is empty while the upcard's taker
+    has not discarded yet (R5.3)."""
+    if top is None and style.empty_pile_word:
+        return _("Pile empty, stock %(count)s") % {"count": stock_count}
+    shown = style.card(top) if top is not None else "-"
+    return _("Pile %(top)s, stock %(count)s") % {"top": shown, "count": stock_count}
+
+
 def public_table_text(view: PublicTableView, style: Style) -> str:
     """The table for someone who holds no seat (a group): what lies face up and the counts."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
     lines += turns_text(view.last_moves, style)
-    top = style.card(view.pile_top) if view.pile_top is not None else "-"
-    lines.append(_("Pile %(top)s, stock %(count)s") % {"top": top, "count": view.stock_count})
+    lines.append(_pile_line(view.pile_top, view.stock_count, style))
     lines.append(_("%(name)s to move.") % {"name": style.name(view.to_move)})
     lines.append(scores_line(view.seats, style))
     return "\n".join(lines)
