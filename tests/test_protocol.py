@@ -93,6 +93,12 @@ def test_take_with_anything_but_one_card_after_it_is_refused(text, reply):
         parse(text)
 
 
+@pytest.mark.parametrize(("text", "reply"), [("d 7h 8h", "One card at a time: discard CARD"), ("k Ks 9x", "'9x'")])
+def test_two_cards_to_discard_are_refused_with_the_form_not_a_card_he_may_not_hold(text, reply):
+    with pytest.raises(ProtocolError, match=reply):
+        parse(text)
+
+
 @pytest.mark.parametrize("text", ["discard", "d 7h 8h", "knock", "discard 11h", "discard 7x", "d 1h", "d ♠7"])
 def test_a_missing_or_bad_card_is_refused(text):
     with pytest.raises(ProtocolError):

@@ -225,9 +225,10 @@ def _command(name: str, args: list[str], text: str) -> Command:
         if not args:
             raise ProtocolError(_("Say which card: %(command)s 7h") % {"command": name})
         if len(args) > 1:
-            raise ProtocolError(
-                _("One card at a time: %(command)s %(card)s") % {"command": name, "card": _card(args[0])}
-            )
+            # The form, not his first card: "discard Ks Qd" may begin with one he does not hold.
+            for arg in args:
+                _card(arg)
+            raise ProtocolError(_("One card at a time: %(command)s %(card)s") % {"command": name, "card": "CARD"})
         return Command(name, card=_card(args[0]))
     if name == "bot":
         if len(args) > 1 or (args and args[0].lower() not in LEVELS):
