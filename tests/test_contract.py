@@ -58,7 +58,10 @@ def sample(kind: object) -> object:
     if origin is typing.Literal:
         return typing.get_args(kind)[0]
     if origin is tuple:
-        return (sample(typing.get_args(kind)[0]), sample(typing.get_args(kind)[0]))
+        items = typing.get_args(kind)
+        if items[-1] is Ellipsis:
+            return (sample(items[0]), sample(items[0]))
+        return tuple(sample(item) for item in items)  # a pair such as (name, card)
     if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
         return sample(next(arg for arg in typing.get_args(kind) if arg is not type(None)))
     if origin in (dict, Mapping) or kind is Mapping:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.contract import matches as m
+from games.engine import Card
 
 from .advice import LEVEL_WORDS, level_word
 from .links import join_link
 from .options import options_text
 from .sentences import codes_text, sentence
-from .style import deadline_text, duration_text, totals_text
+from .style import Style, deadline_text, duration_text, totals_text
 
 
 @sentence.register
@@ -116,9 +119,19 @@ def outcome(winner: str, scores: tuple[tuple[str, int], ...]) -> str:
 
 @sentence.register
 def _cut(notice: m.CutForRoles) -> str:
+    return cut_text(notice)
+
+
+def cut_words(notice: m.CutForRoles, style: Style) -> str:
+    """The cut on a channel, its cards written as the channel's tables write them
+    (``9♣`` on Telegram)."""
+    return style.text(cut_text(notice, style.card))
+
+
+def cut_text(notice: m.CutForRoles, card: Callable[[Card], str] = str) -> str:
     lines = [_("#%(code)s starts. The cut for roles:") % {"code": notice.code}]
     for number, cut in enumerate(notice.rounds, start=1):
-        drawn = ", ".join(f"{name} {card}" for name, card in cut.draws)
+        drawn = ", ".join(f"{name} {card(drawn_card)}" for name, drawn_card in cut.draws)
         lines.append((_("redraw: %(drawn)s") if number > 1 else "%(drawn)s") % {"drawn": drawn})
     lines.append(
         _("Box: %(box)s. Captain: %(captain)s. Sitter: %(sitter)s.")

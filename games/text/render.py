@@ -15,6 +15,7 @@ from django.utils.translation import get_language
 
 from games.contract import Content, Notice
 from games.contract.lists import HelpView, MatchesView
+from games.contract.matches import CutForRoles
 from games.contract.public import PublicTableView
 from games.contract.tables import ResultView, TableView
 
@@ -89,6 +90,7 @@ def _notice(content: Notice, style: Style) -> str:
     return style.text(sentence(content))
 
 
+words.register(CutForRoles, matches.cut_words)
 words.register(ResultView, result_text)
 words.register(PublicTableView, public_table_text)
 words.register(MatchesView, matches_text)
