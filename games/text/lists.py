@@ -14,7 +14,7 @@ from games.contract.lists import HelpView, MatchesView, MatchLine, ScoreView
 
 from .advice import levels_line
 from .sentences import sentence
-from .style import HAND_KINDS, ROLE_MARKS, SMS_STYLE, Style, deadline_text, moves_text, your_move
+from .style import HAND_KINDS, ROLE_MARKS, Style, deadline_text, moves_text, your_move
 
 
 def matches_text(view: MatchesView, style: Style) -> str:
@@ -37,7 +37,7 @@ def _match_line(line: MatchLine, style: Style) -> str:
     if line.paused:
         return head + " " + _("paused by an admin.")
     if line.your_move:
-        said = your_move(line.deadline, short=style.name_limit > 0, heading=False)
+        said = your_move(line.deadline, short=not style.time_left, heading=False)
         return head + " " + said + " " + moves_text(line, style.knock_limit or 1)
     if line.role == "sitter" and line.moves:
         said = _("advise %(name)s.") % {"name": style.name(line.to_move)}
@@ -83,7 +83,7 @@ def _away_note(line: MatchLine, style: Style) -> str:
         return ""
     return " " + _("%(name)s is away, back %(when)s.") % {
         "name": style.name(line.to_move),
-        "when": deadline_text(line.mover_away_until, short=style.name_limit > 0),
+        "when": deadline_text(line.mover_away_until, short=not style.time_left),
     }
 
 
@@ -132,7 +132,7 @@ def _role_help(line: MatchLine, style: Style, code: str) -> str:
 
 def _legend_line(style: Style) -> str:
     """How to read a table, as this channel writes melds: in brackets, or joined by dashes by SMS."""
-    if style is SMS_STYLE:
+    if not style.bracket_melds:
         legend = _(
             "In a table: cards joined by - are a meld, (N) is your deadwood count, knock CARD(N) the count after "
             "that discard; %(box)s box, %(captain)s captain, %(sitter)s sitter."

@@ -49,6 +49,8 @@ class Style:
     layoff_owner: bool = True  # SMS leaves it out: the knocker's melds are on the line above
     points_sum: bool = True  # how a hand's points add up; SMS leaves it out: it made a result a text longer
     knock_limit: int = 0  # 0: every possible knock listed
+    time_left: bool = True  # a deadline with the time left beside its clock; SMS says only when
+    spaced_scores: bool = True  # "אלה (קפטן) 0" where role marks are words; SMS keeps the line's place in the text
     empty_pile_word: bool = True  # SMS writes "Pile -": "empty" pushed the scores line out of its one text
 
     def text(self, text: str) -> str:
@@ -83,6 +85,8 @@ SMS_STYLE = Style(
     layoff_owner=False,
     points_sum=False,
     empty_pile_word=False,
+    time_left=False,
+    spaced_scores=False,
 )
 
 
@@ -160,11 +164,10 @@ def hand_text(view, style: Style) -> str:
 
 def scores_line(seats, style: Style) -> str:
     """``Alice(B)12 Bob(C)0 Carol(S)40``: each player's role this hand and his score. A
-    language whose marks are words spaces them out (``אלה (קפטן) 0``), but by SMS, where
-    the spaces would cost the line its place in the text."""
-    if style is SMS_STYLE:
-        pattern = "%(name)s(%(role)s)%(score)s"
-    else:
+    language whose marks are words spaces them out (``אלה (קפטן) 0``) where the style
+    allows (``spaced_scores``)."""
+    pattern = "%(name)s(%(role)s)%(score)s"
+    if style.spaced_scores:
         pattern = pgettext("a player in the scores line: his name, role mark and score", "%(name)s(%(role)s)%(score)s")
     return " ".join(
         pattern % {"name": style.name(seat.name), "role": ROLE_MARKS.get(seat.role, ""), "score": seat.score}

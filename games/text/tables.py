@@ -148,7 +148,7 @@ def _turn_line(view: TableView, style: Style, knocks: int, deadline: bool) -> st
     if view.paused:
         return _("Paused by an admin: nobody moves until it is resumed.")
     if view.moves and view.viewer_role != "sitter":
-        heading = your_move(view.deadline if deadline else None, short=style is SMS_STYLE, heading=True)
+        heading = your_move(view.deadline if deadline else None, short=not style.time_left, heading=True)
         return style.bold(heading) + " " + moves_text(view, knocks)
     if view.moves:
         return _("Advise %(name)s: suggest %(moves)s") % {
