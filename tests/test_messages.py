@@ -26,7 +26,7 @@ from games.services.plumbing.change import change
 from games.services.write import computer_moves, deadlines, locked_table, play
 from games.services.write.players import phone_player, telegram_player, terminal_player
 from games.text.render import render
-from games.text.style import PLAIN, deadline_text, duration_text, your_move
+from games.text.style import PLAIN, RICH, deadline_text, duration_text, your_move
 from games.text.tables import turns_text
 from tests.conftest import (
     NO_EARLY_KNOCK,
@@ -96,6 +96,13 @@ def test_a_move_made_two_ways_says_both_in_one_pair_of_brackets():
     moves = [MoveView("Ann", "take 9s", Automatic.TIMEOUT_SUGGESTION), MoveView("Ann", "discard 7s", Automatic.TIMEOUT)]
     (line,) = turns_text(moves, PLAIN)
     assert line == "Ann: take 9s (automatic: time ran out; the sitter's suggestion), d 7s (automatic: time ran out)"
+
+
+def test_the_moves_before_a_table_write_their_cards_as_the_table_does():
+    """Telegram's table shows K♥ on the pile: the line of the move that put it there says so too."""
+    moves = [MoveView("Bo", "take", taken="2h"), MoveView("Bo", "discard Th"), MoveView("Bo", "knock Qc")]
+    assert turns_text(moves, RICH) == ["Bo: take 2♥, d 10♥, knock Q♣"]
+    assert turns_text(moves, PLAIN) == ["Bo: take 2h, d Th, knock Qc"]
 
 
 def test_r3_2_the_box_never_reads_that_the_captain_followed_the_sitters_advice(match3):

@@ -70,9 +70,7 @@ def turns_text(moves: Iterable[MoveView], style: Style) -> list[str]:
     type, and how the moves were made is said once: ``Bo: draw, d 7h (automatic: time ran out)``."""
     turns: list[tuple[str, list[str], list[str]]] = []
     for move in moves:
-        words = "d " + move.move.split()[1] if move.move.startswith("discard ") else move.move
-        if move.taken:
-            words += " " + move.taken
+        words = _move_words(move, style)
         note = _move_note(move.automatic)
         if turns and turns[-1][0] == move.name:
             turns[-1][1].append(words)
@@ -87,6 +85,15 @@ def turns_text(moves: Iterable[MoveView], style: Style) -> list[str]:
             said = ", ".join(word + note for word, note in zip(turn, notes, strict=True))
         lines.append(f"{style.name(name)}: {style.text(said)}")
     return lines
+
+
+def _move_words(move: MoveView, style: Style) -> str:
+    """``d 7h``, ``take 2c``, ``knock 5s``: the words of the command, its card written
+    as the style writes the cards of the table above it (``d 7♥`` on Telegram)."""
+    word, _space, card = move.move.partition(" ")
+    words = ["d" if word == "discard" else word]
+    words += [style.card(Card.parse(shown)) for shown in (card, move.taken) if shown]
+    return " ".join(words)
 
 
 def _move_note(automatic: Automatic) -> str:
