@@ -314,10 +314,11 @@ def test_only_the_sitter_suggests(match3):
 def test_r3_2_the_captain_accepts_the_suggestion_and_it_is_played(match3):
     _box, captain, sitter = roles(match3)
     handle(sitter, "suggest take", "terminal")
-    handle(captain, "accept", "terminal")
+    reply = handle(captain, "accept", "terminal")
     move = events_of(match3, "move")[-1]
     assert (move.data["move"], move.data["automatic"], move.actor) == ("take", "suggestion", captain)
     assert hand_row(match3).suggestion == ""
+    assert "You played the sitter's suggestion: take" in reply, "his table after it does not say which move it was"
 
 
 def test_accept_without_a_suggestion_is_refused(match3):

@@ -20,6 +20,14 @@ class Suggested(Notice):
 
 
 @dataclass(frozen=True)
+class Accepted(Notice):
+    """The captain's ``accept`` played his sitter's suggestion ``move``: the table after
+    it shows where the move left the hand, not which move it was."""
+
+    move: str
+
+
+@dataclass(frozen=True)
 class TeamSent(Notice):
     name: str
 

@@ -19,6 +19,11 @@ def _suggested(notice: m.Suggested) -> str:
 
 
 @sentence.register
+def _accepted(notice: m.Accepted) -> str:
+    return _("You played the sitter's suggestion: %(move)s") % {"move": notice.move}
+
+
+@sentence.register
 def _team_sent(notice: m.TeamSent) -> str:
     return _("Sent to %(name)s.") % {"name": notice.name}
 

@@ -83,7 +83,7 @@ def accept(player: Player, command: Command) -> Reply:
     if action is None:
         raise ServiceError(m.NoSuggestion())
     result = play.apply_move(table, seat.position, action, player, automatic=Automatic.SUGGESTION)
-    return result or _table_after(table, seat.position)
+    return result or replace(_table_after(table, seat.position), note=m.Accepted(str(action)))
 
 
 def team(player: Player, command: Command) -> Reply:
