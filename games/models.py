@@ -69,6 +69,11 @@ class Player(models.Model):
     tables_explained = models.BooleanField(
         verbose_name=_("tables explained"), default=False, help_text=_("Set once he has been told how to read a table.")
     )
+    sms_refused_last = models.BooleanField(
+        verbose_name=_("last text refused"),
+        default=False,
+        help_text=_("His last text was refused: the move that ends his next turn is answered all the same."),
+    )
     advises = models.BooleanField(
         verbose_name=_("advises"),
         default=True,

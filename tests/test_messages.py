@@ -240,6 +240,21 @@ def test_by_sms_an_own_turn_costs_at_most_two_texts(sms_match):
     assert "by " in turn and "UTC" in turn  # the turn notice that came before: with its deadline
 
 
+def test_by_sms_a_move_after_a_refused_text_is_answered_so_he_knows_it_was_taken(sms_match):
+    sam, match = sms_match
+    handle(sam, "pass", "sms", reply_inline=True)
+    handle(mover(match), "pass", "terminal")
+    handle(sam, "draw", "sms", reply_inline=True)
+    discard = str(safe_action(match))
+    assert "One card at a time" in handle(sam, "discard Ks Qd", "sms", reply_inline=True)
+    answered = handle(sam, discard, "sms", reply_inline=True)
+    assert "to move" in answered, answered  # his table as his discard left it
+    handle(mover(match), "draw", "terminal")  # the box's turn, never one that ends the hand
+    handle(mover(match), str(safe_action(match)), "terminal")
+    handle(sam, "draw", "sms", reply_inline=True)
+    assert handle(sam, str(safe_action(match)), "sms", reply_inline=True) == "", "only the move after a refusal"
+
+
 def test_every_sms_turn_notice_keeps_its_deadline_and_fits_one_segment(sms_match):
     from games.text.sms import segments
 

@@ -126,7 +126,8 @@ def answer(
             _note_channel(player, channel)
             with translation.override(player.language):
                 command, reply = _carry_out(player, text, channel)
-            letter = _answer(player, _worth_sending(command, reply, channel), channel, reply_inline)
+            worth = _worth_sending(command, reply, channel, _after_a_refusal(player, channel))
+            letter = _answer(player, worth, channel, reply_inline)
         outcome = "done"
     except (ProtocolError, ServiceError) as error:
         with change():
@@ -138,6 +139,8 @@ def answer(
                 refusal = _reason(error)
                 reason = said(refusal) if refusal is not None else ""
                 answer = _refusal(player, error)
+            if channel == Outbox.Channel.SMS:
+                Player.objects.filter(pk=player.pk, sms_refused_last=False).update(sms_refused_last=True)
             letter = _answer(player, answer, channel, reply_inline)
         too_fast = _reason(error) is None or isinstance(_reason(error), TooFast)  # told once, then silent
         outcome = "too_fast" if too_fast else "refused"
@@ -197,13 +200,15 @@ def _keep_pace(player: Player, channel: str) -> None:
         raise ServiceError(TooFast(max(1, round(wait))) if told else None)
 
 
-def _worth_sending(command: Command | None, reply: Reply, channel: str) -> Reply | None:
+def _worth_sending(command: Command | None, reply: Reply, channel: str, after_a_refusal: bool) -> Reply | None:
     """By SMS, a move that ended his turn is not answered: every text costs, and his
     next one is his next turn (the turn notice and the reply to his draw are the two
-    texts of a turn). On the other channels he sees the table as he left it. The sitter's
-    advice is answered with his table on Telegram, where it folds into his live table."""
+    texts of a turn). But when his text before was refused, silence would leave him
+    wondering whether this one was taken: it is answered. On the other channels he sees
+    the table as he left it. The sitter's advice is answered with his table on Telegram,
+    where it folds into his live table."""
     ended_turn = command is not None and command.is_play and isinstance(reply, TableView) and not reply.moves
-    if ended_turn and channel == Outbox.Channel.SMS:
+    if ended_turn and channel == Outbox.Channel.SMS and not after_a_refusal:
         return None
     if isinstance(reply, TableView) and isinstance(reply.note, Suggested) and channel != Outbox.Channel.TELEGRAM:
         return reply.note  # only Telegram edits the table he has: elsewhere the word alone costs less
@@ -234,6 +239,16 @@ def _note_channel(player: Player, channel: str) -> None:
     if channel in Outbox.Channel.values and player.last_channel != channel:
         player.last_channel = channel
         player.save(update_fields=["last_channel"])
+
+
+def _after_a_refusal(player: Player, channel: str) -> bool:
+    """By SMS, whether his text before this one was refused (``Player.sms_refused_last``,
+    set with the refusal); this one was not."""
+    if channel != Outbox.Channel.SMS or not player.sms_refused_last:
+        return False
+    player.sms_refused_last = False
+    player.save(update_fields=["sms_refused_last"])
+    return True
 
 
 def _reason(error: ProtocolError | ServiceError) -> Notice | None:
