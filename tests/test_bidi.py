@@ -14,9 +14,12 @@ import unicodedata
 
 import pytest
 from django.conf import settings
+from django.utils import translation
 
+from games.contract.tables import SeatView
 from games.models import Outbox
 from games.text.bidi import LRI, PDI, RLM, is_rtl, isolate, isolate_label
+from games.text.style import RICH, scores_line
 from tests.conftest import play_move, refresh
 from tests.fakes.telegram_api import _render as telegram_renders
 from tests.telegram_harness import CARD
@@ -159,6 +162,17 @@ def test_a_name_with_a_bidi_override_cannot_turn_the_line_around():
 
 
 @pytest.mark.django_db
+def test_a_hebrew_scores_line_keeps_each_latin_name_with_its_own_score():
+    """Hebrew's role marks are words between the entries: with the score after the
+    mark, 'Dana (בחוץ) 0 Hard 1 (קופסה) 0' isolated '0 Hard 1' as one run, Dana's
+    score read as Hard 1's."""
+    seats = [SeatView("Dana", 0, "sitter", 12), SeatView("Hard 1", 1, "box", 0), SeatView("Hard 2", 2, "captain", 40)]
+    with translation.override("he"):
+        line = isolate(scores_line(seats, RICH), "he")
+    runs = re.findall(f"{LRI}(.*?){PDI}", line)
+    assert runs == ["Dana 12", "Hard 1 0", "Hard 2 40"], line
+
+
 def test_every_card_and_code_a_hebrew_player_reads_is_isolated_and_every_line_runs_right_to_left(match3):
     """The renderer's own Hebrew tables, notices and results, on the terminal and on
     Telegram: after ``isolate``, no card or match code stands outside an isolate."""
