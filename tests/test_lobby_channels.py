@@ -69,7 +69,7 @@ def test_on_telegram_strangers_find_a_match_by_buttons_take_time_off_report_and_
     assert tg.last_message_to(carol.id).plain_text.startswith("Alice is away, back in 2d (")
     assert re.search(r"\(\d\d\.\d\d \d\d:\d\d CES?T\)", tg.last_message_to(carol.id).plain_text)
     people.say(alice, "back")
-    assert tg.last_message_to(bob.id).plain_text == f"Alice is back: the clock runs for him again in #{code}."
+    assert tg.last_message_to(bob.id).plain_text == f"Alice is back: the clock runs for them again in #{code}."
     people.say(bob, "/report Alice writes rude things")
     assert tg.last_message_to(bob.id).plain_text.startswith("Thank you: the moderators got your report")
     assert Report.objects.get().text == "Alice writes rude things"

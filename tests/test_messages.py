@@ -441,7 +441,7 @@ def test_stop_from_a_sitter_hands_his_seat_to_a_computer_and_start_brings_him_ba
         linking.opt_out(sam)
     assert match.seats.get(player=sam).autopilot
     told = outbox_of(una, "unreachable")[-1].text
-    assert "a computer player plays for him" in told and "until he is back" in told
+    assert "a computer player plays in their place" in told and "until they are back" in told
     sam.refresh_from_db()
     linking.opt_in(sam)
     assert not match.seats.get(player=sam).autopilot

@@ -54,7 +54,7 @@ def test_the_others_are_told_without_the_reason(match3, alice, bob, carol):
     moderation.ban(bob, "root", "private matter")
     for other in (alice, carol):
         (notice,) = told(other, "autopilot")
-        assert notice == f"Bob may not play for now: a computer player plays for him in #{match3.code}."
+        assert notice == f"Bob may not play for now: a computer player plays in their place in #{match3.code}."
     others = Outbox.objects.filter(match=match3).exclude(recipient=bob)
     assert not [text for text in others.values_list("text", flat=True) if "private" in text]
     assert not told(bob, "autopilot")

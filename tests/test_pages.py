@@ -341,7 +341,7 @@ def test_a_person_a_computer_plays_for_is_not_marked_a_computer(client, match3):
     match3.seats.filter(pk=seat.pk).update(autopilot=True)
     row = re.search(r'<tr data-position="0">.*?</td>', get(client, "match", match3.code), re.S)
     assert row and seat.player.display_name in row.group(0)
-    assert "a computer plays for him" in row.group(0) and ">computer<" not in row.group(0)
+    assert "a computer plays in their place" in row.group(0) and ">computer<" not in row.group(0)
 
 
 @pytest.mark.django_db

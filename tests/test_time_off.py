@@ -123,14 +123,14 @@ def test_the_others_are_told_once_each_until_when_naming_every_match_they_share(
     handle(alice, "away 2d", "terminal")
     (told_bob,) = outbox_of(bob, "away")
     assert told_bob.text == (
-        f"Alice is away, back in 2d (12.06 21:00 JST): the clock waits for him in #{table.code}, #{second}."
+        f"Alice is away, back in 2d (12.06 21:00 JST): the clock waits for them in #{table.code}, #{second}."
     )
     (told_carol,) = outbox_of(carol, "away")
-    assert told_carol.text == f"Alice is away, back in 2d (12.06 12:00 UTC): the clock waits for him in #{table.code}."
+    assert told_carol.text == f"Alice is away, back in 2d (12.06 12:00 UTC): the clock waits for them in #{table.code}."
     assert not outbox_of(alice, "away")
     handle(alice, "back", "terminal")
     assert [message.text for message in outbox_of(carol, "away")][-1] == (
-        f"Alice is back: the clock runs for him again in #{table.code}."
+        f"Alice is back: the clock runs for them again in #{table.code}."
     )
 
 

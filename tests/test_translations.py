@@ -61,11 +61,11 @@ AS_PROSE = {
     "Time off left this year: %(left)s. back ends it early.": {"away, back", "back %(when)s"},
     "You are away, back %(when)s: back ends it now.": {"away, back", "back %(when)s"},
     "%(name)s is away, back %(when)s.": {"away, back", "back %(when)s"},
-    "%(name)s is away, back %(when)s: the clock waits for him in %(codes)s.": {"away, back", "back %(when)s"},
+    "%(name)s is away, back %(when)s: the clock waits for them in %(codes)s.": {"away, back", "back %(when)s"},
     "gin3 code %(code)s. To play as %(name)s on this phone, text back: link %(code)s (%(minutes)s min). "
     "Not you? Ignore it.": {"back"},
     "advise %(name)s.": {"advise %(name)s"},
-    "%(code)s: you sit this hand out and advise %(to_move)s: suggest %(moves)s. team TEXT talks to him only.": {
+    "%(code)s: you sit this hand out and advise %(to_move)s: suggest %(moves)s. team TEXT talks to %(to_move)s only.": {
         "advise %(to_move)s"
     },
 }

@@ -121,7 +121,8 @@ def _role_help(line: MatchLine, style: Style, code: str) -> str:
         return said + _hint_note(line)
     if line.role == "sitter" and line.moves:
         return _(
-            "%(code)s: you sit this hand out and advise %(to_move)s: suggest %(moves)s. team TEXT talks to him only."
+            "%(code)s: you sit this hand out and advise %(to_move)s: suggest %(moves)s. "
+            "team TEXT talks to %(to_move)s only."
         ) % {**names, "moves": moves_text(line, 0)} + _hint_note(line)
     if line.role == "sitter":
         return _("%(code)s: you sit this hand out; %(to_move)s to move. team TEXT talks to %(partner)s.") % names

@@ -96,7 +96,7 @@ def _banned(notice: m.Banned) -> str:
 
 @sentence.register
 def _suspended(notice: m.Suspended) -> str:
-    return _("%(name)s may not play for now: a computer player plays for him in #%(code)s.") % {
+    return _("%(name)s may not play for now: a computer player plays in their place in #%(code)s.") % {
         "name": notice.name,
         "code": notice.code,
     }

@@ -39,7 +39,7 @@ def _welcome_back(notice: t.WelcomeBack) -> str:
 
 @sentence.register
 def _player_away(notice: t.PlayerAway) -> str:
-    return _("%(name)s is away, back %(when)s: the clock waits for him in %(codes)s.") % {
+    return _("%(name)s is away, back %(when)s: the clock waits for them in %(codes)s.") % {
         "name": notice.name,
         "when": deadline_text(notice.until),
         "codes": codes_text(notice.codes),
@@ -48,7 +48,7 @@ def _player_away(notice: t.PlayerAway) -> str:
 
 @sentence.register
 def _player_back(notice: t.PlayerBack) -> str:
-    return _("%(name)s is back: the clock runs for him again in %(codes)s.") % {
+    return _("%(name)s is back: the clock runs for them again in %(codes)s.") % {
         "name": notice.name,
         "codes": codes_text(notice.codes),
     }

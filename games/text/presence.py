@@ -12,14 +12,16 @@ from .sentences import sentence
 @sentence.register
 def _missed_turns(notice: p.MissedTurns) -> str:
     return _(
-        "%(name)s missed %(count)s turns in a row: a computer player plays for him. "
-        "He can come back with any command in #%(code)s."
+        "%(name)s missed %(count)s turns in a row: a computer player plays in their place. "
+        "They can come back with any command in #%(code)s."
     ) % {"name": notice.name, "count": notice.count, "code": notice.code}
 
 
 @sentence.register
 def _unreachable(notice: p.Unreachable) -> str:
-    return _("%(name)s can't be reached any more: a computer player plays for him in #%(code)s until he is back.") % {
+    return _(
+        "%(name)s can't be reached any more: a computer player plays in their place in #%(code)s until they are back."
+    ) % {
         "name": notice.name,
         "code": notice.code,
     }
@@ -27,7 +29,7 @@ def _unreachable(notice: p.Unreachable) -> str:
 
 @sentence.register
 def _unreachable_in_lobby(notice: p.UnreachableInLobby) -> str:
-    return _("%(name)s can't be reached any more: #%(code)s may wait for him in vain.") % {
+    return _("%(name)s can't be reached any more: #%(code)s may wait for them in vain.") % {
         "name": notice.name,
         "code": notice.code,
     }

@@ -103,7 +103,7 @@ def _move_note(automatic: Automatic) -> str:
     if automatic.timed_out:
         notes.append(_("automatic: time ran out"))
     if automatic is Automatic.AUTOPILOT:
-        notes.append(_("played for him by a computer"))
+        notes.append(_("played in their place by a computer"))
     if automatic.advised:
         notes.append(_("the sitter's suggestion"))
     return " (" + "; ".join(notes) + ")" if notes else ""

@@ -75,7 +75,7 @@ def page_words() -> dict[str, str]:
         "you_suggested": _("You suggested: %(move)s"),
         "you": _("(you)"),
         "computer": _("computer"),
-        "autopilot": _("a computer plays for him"),
+        "autopilot": _("a computer plays in their place"),
         "away": _("away until"),
         "deal": _("The deal: the captain decides on the upcard."),
         "hand": _("Hand %(number)s"),
