@@ -99,6 +99,15 @@ def test_r6_1_take_may_name_the_pile_top_and_naming_another_card_is_refused(matc
     assert "already" in refused(match3, captain, f"take {upcard}")
 
 
+def test_r6_2_the_table_after_a_take_names_the_card_he_may_not_throw_back(match3):
+    """As a draw's table names the card drawn, a take's names the card taken: the one
+    card of his hand he may not discard this turn."""
+    box, captain, sitter = roles(match3)
+    upcard = engine_hand(match3).pile[-1]
+    assert f"You took {upcard}." in handle(captain, "take", "terminal")
+    assert "took" not in handle(sitter, "status", "terminal") + handle(box, "status", "terminal")
+
+
 def test_r5_4_after_both_refuse_the_captain_must_draw(match3):
     box, captain, _sitter = roles(match3)
     handle(captain, "pass", "terminal")

@@ -109,6 +109,7 @@ class TableView:
     note: Notice | None = None  # why the reader is shown the table, e.g. his button was old
     commitment: str = ""
     drawn: Card | None = None  # the card the reader's side just drew from the stock, before its discard
+    taken: Card | None = None  # the card the reader just took from the pile, before his discard
 
 
 @dataclass(frozen=True)

@@ -41,14 +41,14 @@ from .web import open_table_label
 def sms_table(view: TableView) -> str:
     """The table in as few segments as it can take, and in them as much as fits:
     everything; else without the scores line (``score`` has them); else one knock
-    listed, not two; else without the line naming the card he drew (it is in his
-    hand all the same); else fewer of the moves before, oldest first. The
+    listed, not two; else without the line naming the card he drew or took (it is in
+    his hand all the same); else fewer of the moves before, oldest first. The
     deadline goes last of all: the player to move must know when his time runs out.
 
     A table in Devanagari or Cyrillic takes two UCS-2 segments however much is
     left out, so it keeps the moves and the deadline that a table in one GSM-7
     segment would have had to drop."""
-    plain = replace(view, drawn=None)
+    plain = replace(view, drawn=None, taken=None)
     variants: list[tuple[TableView, int, bool, bool]] = [
         (view, SMS_KNOCKS, True, True),
         (view, SMS_KNOCKS, True, False),
@@ -121,6 +121,8 @@ def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = 
     lines += turns_text(moves, style)
     if view.drawn is not None:
         lines.append(_drawn_line(view, view.drawn, style))
+    if view.taken is not None:
+        lines.append(_("You took %(card)s.") % {"card": style.card(view.taken)})
     if view.cards is not None:
         owner = style.name(view.cards.owner) + ": " if view.viewer_role == "sitter" else ""
         lines.append(owner + hand_text(view.cards, style))

@@ -78,6 +78,7 @@ def table_view(
         last_moves=last_moves if role is not Role.BOX else tuple(move.without_advice() for move in last_moves),
         commitment=hand_row.commitment,
         drawn=hand.drawn if cards_role is hand.to_move else None,
+        taken=hand.taken if role is hand.to_move else None,
     )
 
 
