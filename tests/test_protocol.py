@@ -105,6 +105,16 @@ def test_a_missing_or_bad_card_is_refused(text):
         parse(text)
 
 
+@pytest.mark.parametrize(
+    ("text", "reply"), [("knock", "Say which card, like: knock 7h"), ("d", "Say which card, like: discard 7h")]
+)
+def test_a_command_without_its_card_is_answered_with_an_example_not_an_order(text, reply):
+    """'Say which card: knock 7h' read as an order to knock 7h, which he may not hold."""
+    with pytest.raises(ProtocolError) as refused:
+        parse(text)
+    assert str(refused.value) == reply
+
+
 def test_a_bad_card_is_named_and_cut_short_in_the_reply():
     with pytest.raises(ProtocolError, match="is not a card") as refused:
         parse("discard " + "x" * 40)

@@ -223,7 +223,7 @@ def _command(name: str, args: list[str], text: str) -> Command:
         return Command(name)
     if name in CARD_ARGUMENT:
         if not args:
-            raise ProtocolError(_("Say which card: %(command)s 7h") % {"command": name})
+            raise ProtocolError(_("Say which card, like: %(command)s 7h") % {"command": name})
         if len(args) > 1:
             # The form, not his first card: "discard Ks Qd" may begin with one he does not hold.
             for arg in args:
