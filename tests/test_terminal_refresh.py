@@ -52,6 +52,37 @@ def test_the_news_of_a_match_seen_over_is_shown_before_the_main_thread_is_woken(
     assert said == ["open matches", "catch up", "wake"]
 
 
+def test_the_catch_up_lets_go_of_the_session_between_two_computer_moves(monkeypatch):
+    """Two computer players may play out a whole hand while their sitter waits at the
+    prompt: a command he types meanwhile gets in after the move in progress, not after
+    the hand, because the refresher takes the lock one step at a time."""
+    from bot.terminal import session as session_module
+
+    took = []
+
+    class Lock:
+        def __enter__(self) -> None:
+            took.append("lock")
+
+        def __exit__(self, *exc: object) -> None:
+            took.append("unlock")
+
+    steps = iter([1, 1, 1, 0])  # three computer moves, then nothing due
+
+    def one_step(running: object) -> int:
+        took.append("move")
+        return next(steps)
+
+    monkeypatch.setattr(session_module, "do_due_work", one_step)
+    monkeypatch.setattr(session_module, "deliver_address", lambda *args: None)
+    player = SimpleNamespace(terminal_user="terminal:ann")
+    watching = session_module.Session(player, SimpleNamespace(gone=False), None, None)  # type: ignore[arg-type]
+    watching.lock = Lock()  # type: ignore[assignment]
+    monkeypatch.setattr(watching, "open_matches", lambda: [])
+    watching.catch_up()
+    assert took == ["lock", "move", "unlock"] * 4
+
+
 def test_a_player_who_joins_is_shown_while_he_waits_without_enter():
     ann, bea = terminal("ann"), terminal("bea")
     match = lobby_match(ann)

@@ -75,16 +75,20 @@ class Session:
             self.catch_up()
 
     def catch_up(self) -> None:
-        """Do what is due in his running matches, show what was sent to him, until nothing is left."""
-        with self.lock:
-            while True:
+        """Do what is due in his running matches, show what was sent to him, until nothing
+        is left: a step at a time, each under the lock. Two computer players may play out a
+        whole hand while their sitter waits, and a command he types meanwhile (``score``,
+        ``hint``) is taken after the move in progress, against the table he has been shown,
+        not after the hand."""
+        while True:
+            with self.lock:
                 running = {match.pk for match in self.open_matches() if match.status == Match.Status.RUNNING}
                 done = do_due_work(running)
                 deliver_address(Outbox.Channel.TERMINAL, self.player.terminal_user, self.backend)
-                if self.screen.gone:
-                    raise OutputGone
-                if not done:
-                    return
+            if self.screen.gone:
+                raise OutputGone
+            if not done:
+                return
 
     # His matches --------------------------------------------------------------
 

@@ -14,20 +14,15 @@ from collections.abc import Collection
 
 from games.services.write import clock_scan, computer_moves
 
-# Computer moves per match in one call: a match a computer plays alone (the
-# player on autopilot) goes on in steps, and what it says is shown in between.
-MOVES_PER_CALL = 20
-
 
 def do_due_work(match_ids: Collection[int]) -> int:
-    """Play the computer players' moves, send the reminders and enforce the deadlines
-    that are due in these matches; return how many things were done."""
+    """One step of what is due in these matches: a computer player's move in each that
+    waits for one, and the reminders and deadlines due; how many things were done. One
+    move, not all those in a row, so that the session can show each as it comes and
+    take a command of the player's in between (``Session.catch_up``)."""
     if not match_ids:
         return 0
-    done = 0
-    for match_id in computer_moves.computers_to_move(match_ids):
-        moves = 0
-        while moves < MOVES_PER_CALL and computer_moves.play_computer_move(match_id):
-            moves += 1
-        done += moves
-    return done + sum(clock_scan.scan_clocks(among=match_ids).values())
+    moved = sum(
+        bool(computer_moves.play_computer_move(match_id)) for match_id in computer_moves.computers_to_move(match_ids)
+    )
+    return moved + sum(clock_scan.scan_clocks(among=match_ids).values())
