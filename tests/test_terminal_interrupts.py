@@ -10,12 +10,16 @@ could be lost in the same moment.
 from __future__ import annotations
 
 import io
+import os
 import signal
+import sys
+import time
 
 import pytest
 
 from bot.terminal.interrupts import Interrupts, Wake
 from bot.terminal.screen import Screen
+from tests.workers import wait_until
 
 
 @pytest.fixture
@@ -47,3 +51,26 @@ def test_with_nothing_noted_the_line_is_read(typed):
     screen = Screen(io.StringIO())
     interrupts = Interrupts(screen)
     assert screen.read_line(interrupts.raise_noted) == "status"
+
+
+def test_a_line_typed_at_a_terminal_is_seen_waiting_once_he_pressed_enter(monkeypatch):
+    """What ``Session.send`` asks to stop catching up after his command: at a real
+    terminal (a pseudo-terminal here) a line counts once it is whole, and is still
+    there to be read."""
+    main, side = os.openpty()
+    with os.fdopen(side, "r") as stdin:
+        monkeypatch.setattr(sys, "stdin", stdin)
+        screen = Screen(io.StringIO())
+        screen.interactive = True
+        assert not screen.typed_ahead()
+        os.write(main, b"sco")
+        time.sleep(0.2)
+        assert not screen.typed_ahead(), "half a line is not a line"
+        os.write(main, b"re\n")
+        assert wait_until(screen.typed_ahead, timeout=10)
+        assert stdin.readline() == "score\n"
+    os.close(main)
+
+
+def test_piped_input_is_never_typed_ahead(typed):
+    assert not Screen(io.StringIO()).typed_ahead()

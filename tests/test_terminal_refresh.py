@@ -83,6 +83,24 @@ def test_the_catch_up_lets_go_of_the_session_between_two_computer_moves(monkeypa
     assert took == ["lock", "move", "unlock"] * 4
 
 
+def test_after_his_command_the_catch_up_stops_for_the_line_he_typed_meanwhile(monkeypatch):
+    """The main thread reads nothing while it catches up after his command: a line he
+    typed at the terminal meanwhile is read after the move in progress, and the
+    refresher plays the moves left."""
+    from bot.terminal import session as session_module
+
+    moves = []
+    monkeypatch.setattr(session_module, "do_due_work", lambda running: moves.append("move") or int(len(moves) < 5))
+    monkeypatch.setattr(session_module, "deliver_address", lambda *args: None)
+    monkeypatch.setattr(session_module, "handle", lambda *args: "")
+    screen = SimpleNamespace(gone=False, typed_ahead=lambda: len(moves) == 2)
+    player = SimpleNamespace(terminal_user="terminal:ann")
+    typing = session_module.Session(player, screen, None, None)  # type: ignore[arg-type]
+    monkeypatch.setattr(typing, "open_matches", lambda: [])
+    typing.send("score")
+    assert moves == ["move", "move"], "stopped once his line was there, not when nothing was due"
+
+
 def test_a_player_who_joins_is_shown_while_he_waits_without_enter():
     ann, bea = terminal("ann"), terminal("bea")
     match = lobby_match(ann)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import io
 import re
+import select
 import sys
 import threading
 from collections.abc import Callable
@@ -102,6 +103,16 @@ class Screen:
         if not self.interactive:
             self._print(f"{self.prompt}{printable(line)}\n")
         return line
+
+    def typed_ahead(self) -> bool:
+        """Whether a whole line he typed waits to be read (at a terminal, the line is
+        readable once he pressed Enter); piped input is read as it comes, never ahead."""
+        if not self.interactive:
+            return False
+        try:
+            return bool(select.select([sys.stdin], [], [], 0)[0])
+        except (OSError, ValueError):  # a closed or hung-up terminal: read_line will say so
+            return False
 
     def abandon_line(self) -> None:
         """The wait for his line was cut short (``Wake``): take the prompt off the screen,

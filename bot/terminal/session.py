@@ -69,17 +69,20 @@ class Session:
     # What he does -----------------------------------------------------------
 
     def send(self, text: str) -> None:
-        """Carry out what he typed, then catch up."""
+        """Carry out what he typed, then catch up until he has typed his next line: the
+        refresher goes on from there while he waits."""
         with self.lock:
             handle(self.player, typed(text), Outbox.Channel.TERMINAL)
-            self.catch_up()
+            self.catch_up(until_he_types=True)
 
-    def catch_up(self) -> None:
+    def catch_up(self, until_he_types: bool = False) -> None:
         """Do what is due in his running matches, show what was sent to him, until nothing
         is left: a step at a time, each under the lock. Two computer players may play out a
         whole hand while their sitter waits, and a command he types meanwhile (``score``,
         ``hint``) is taken after the move in progress, against the table he has been shown,
-        not after the hand."""
+        not after the hand. ``until_he_types``: the catch-up that follows his command ends
+        as soon as he has typed his next line, which is read at once; the refresher goes
+        on with the rest."""
         while True:
             with self.lock:
                 running = {match.pk for match in self.open_matches() if match.status == Match.Status.RUNNING}
@@ -87,7 +90,7 @@ class Session:
                 deliver_address(Outbox.Channel.TERMINAL, self.player.terminal_user, self.backend)
             if self.screen.gone:
                 raise OutputGone
-            if not done:
+            if not done or (until_he_types and self.screen.typed_ahead()):
                 return
 
     # His matches --------------------------------------------------------------
