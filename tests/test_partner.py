@@ -62,7 +62,7 @@ def fake_appraise(prefer: str, worth: dict[str, float] | None = None):
     """``appraise`` that chooses ``prefer``'s kind of move (the first legal one) and values
     moves as ``worth`` says (by their text; 0 otherwise): a level whose mind the test knows."""
 
-    def appraise(view, level="hard", rng=None, budget=None) -> Appraisal:
+    def appraise(view, level="hard", rng=None, budget=None, weigh=()) -> Appraisal:
         legal = list(view.legal_actions)
         choice = next((action for action in legal if str(action).startswith(prefer)), legal[0])
         values = {action: (worth or {}).get(str(action), 0.0) for action in legal}

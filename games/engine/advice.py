@@ -19,7 +19,7 @@ True
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
@@ -68,7 +68,11 @@ class Appraisal:
 
 
 def appraise(
-    view: BotView, level: str = "hard", rng: random.Random | None = None, budget: float | None = None
+    view: BotView,
+    level: str = "hard",
+    rng: random.Random | None = None,
+    budget: float | None = None,
+    weigh: Sequence[Action] = (),
 ) -> Appraisal:
     """What ``level`` would play for the player of ``view`` (who must be to move),
     every legal action's value, and the reason for the choice.
@@ -80,9 +84,11 @@ def appraise(
     valued by the same search. The actions the hard level weighs (and the
     level's own choice) are played in every deal the budget allows; the
     others in the first ``search.FIRST_WORLDS`` only, so their values are
-    rougher: a few points either way. ``rng`` is the only chance used (a fixed seed
-    when None), so an appraisal repeats; ``budget`` is the search's seconds
-    (``search.DEFAULT_BUDGET`` when None).
+    rougher: a few points either way. ``weigh`` names moves to value as closely
+    as those, without making them the level's choice: the move a person suggested
+    or played, when what it costs is to be told him. ``rng`` is the only chance
+    used (a fixed seed when None), so an appraisal repeats; ``budget`` is the
+    search's seconds (``search.DEFAULT_BUDGET`` when None).
     """
     rng = rng or random.Random(0)
     name = level_of(level)
@@ -90,7 +96,8 @@ def appraise(
     if name != "hard":
         own = make_strategy(name, rng).choose(view)
         short_list = [own] + [action for action in short_list if action != own]
-    results, finalists = search(view, rng, budget, short_list, value_all=True)
+    searched = list(dict.fromkeys([*short_list, *weigh]))
+    results, finalists = search(view, rng, budget, searched, value_all=True)
     choice = preferred(results, short_list) if name == "hard" else short_list[0]
     values = MappingProxyType(dict(summary(results, finalists).values))
     return Appraisal(choice, values, reason_for(view, choice, values))

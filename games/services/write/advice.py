@@ -10,6 +10,7 @@ learns nothing of the advice (R3.2).
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import asdict
 
 from django.conf import settings
@@ -68,10 +69,11 @@ def search_budget() -> float | None:
     return settings.GIN3_HARD_SECONDS
 
 
-def appraisal(table: Table, level: str, budget: float | None = None) -> Appraisal:
+def appraisal(table: Table, level: str, budget: float | None = None, weigh: Sequence[Action] = ()) -> Appraisal:
     """How a computer of ``level`` sees the move to make now, from the mover's view.
-    ``budget``: the search's seconds, if fewer than a move's (``search_budget``)."""
-    return appraise(mover_view(table), level, chance(table, level), budget or search_budget())
+    ``budget``: the search's seconds, if fewer than a move's (``search_budget``);
+    ``weigh``: moves to value as closely as its own choice (``appraise``)."""
+    return appraise(mover_view(table), level, chance(table, level), budget or search_budget(), weigh)
 
 
 def waiting_suggestion(table: Table) -> Action | None:
@@ -170,8 +172,10 @@ def person_suggestion(table: Table) -> Action | None:
 def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
     """What a computer captain plays, given its sitter's ``suggestion``: the suggestion
     unless its own evaluation finds it more than ``ADVICE_MARGIN`` worse than its own
-    choice; then its own, and the sitter is told why in one line of team talk."""
-    seen = appraisal(table, level)
+    choice; then its own, and the sitter is told why in one line of team talk. The
+    suggestion is valued in every deal its own choice is: valued in a few, a move that
+    breaks a meld could pass for one within the margin."""
+    seen = appraisal(table, level, weigh=(suggestion,))
     own = seen.values.get(seen.choice, 0.0)
     offered = seen.values.get(suggestion)
     if suggestion == seen.choice or (offered is not None and offered >= own - ADVICE_MARGIN):
