@@ -506,6 +506,47 @@ def test_the_review_marks_no_move_its_own_values_put_above_hards_choice(alice, m
     assert row.review["marks"] == []
 
 
+def test_the_review_marks_no_move_worth_less_than_its_margin(alice, monkeypatch):
+    """A few tenths of a point are within what two searches of one position tell apart."""
+    row = finished_hand(alice)
+    other = "take" if her_draws(row, alice)[0] == "draw" else "draw"
+    monkeypatch.setattr(review, "appraise", fake_appraise(other, {other: review.REVIEW_MARGIN - 0.1}))
+    assert review.review_hand(row.pk)
+    row.refresh_from_db()
+    assert row.review["marks"] == []
+
+
+def test_the_review_never_marks_a_move_the_hard_computer_sitter_suggested(alice, settings, monkeypatch):
+    """She captained with a hard computer sitter and played each suggestion it made: hard
+    chose those moves, and a mark saying it would have played otherwise would contradict
+    the advice she followed (R3.2)."""
+    settings.GIN3_HARD_SECONDS = 0.01
+    match = until(new_match(alice, "hard", "hard"), captain_to_move(alice), alice)
+    row = hand_row(match)
+    accepted = 0
+    while not row.is_over:
+        if mover(match) != alice:
+            assert computer_moves.play_computer_move(match.pk)
+        elif hand_row(advised(match)).suggestion:
+            handle(alice, "accept", "terminal")
+            accepted += 1
+        else:  # a forced draw (R5.4) is not advised
+            handle(alice, str(best_action(match)), "terminal")
+        match = refresh(match)
+        row.refresh_from_db()
+    assert accepted
+
+    def prefers_another(view, level="hard", rng=None, budget=None, weigh=()):
+        legal = list(view.legal_actions)
+        choice = next((action for action in legal if action not in weigh), legal[0])
+        return Appraisal(choice, MappingProxyType(dict.fromkeys(legal, 0.0) | {choice: 5.0}), Reason.SHEDS_DEADWOOD)
+
+    monkeypatch.setattr(review, "appraise", prefers_another)
+    assert review.review_hand(row.pk)
+    row.refresh_from_db()
+    assert row.review["marks"] == []
+
+
 def test_a_running_hand_is_not_reviewed(alice):
     match = new_match(alice, "", "")
     assert not review.review_hand(hand_row(match).pk)

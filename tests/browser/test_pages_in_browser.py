@@ -488,7 +488,7 @@ def test_the_match_page_marks_a_persons_move_the_hard_level_would_have_played_ot
     from games.models import Event, Hand
     from games.services.write import review
 
-    def prefers_a_draw(view, level="hard", rng=None, budget=None):
+    def prefers_a_draw(view, level="hard", rng=None, budget=None, weigh=()):
         choice = next((action for action in view.legal_actions if str(action) == "draw"), view.legal_actions[-1])
         return Appraisal(
             choice, {action: 1.5 if action == choice else 0.0 for action in view.legal_actions}, Reason.GIN

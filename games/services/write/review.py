@@ -6,6 +6,10 @@ the review queue), within ``GIN3_REVIEW_SECONDS`` in all, and is stored once on 
 hand row: a task that runs twice computes again and stores nothing. Each move is
 judged from the view its player had then (``bot_view``), never from the cards he could
 not see; the page shows the review only with the hand's cards, once the hand is over.
+
+A mark is a claim that he could have done better, so it is made only when the move he
+played, valued in every deal the search tried, falls at least ``REVIEW_MARGIN`` short
+of hard's choice, and never on a move a hard computer sitter had suggested to him.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ from games.models import Hand as HandRow
 from games.services.write.advice import HINT_LEVEL
 
 SHORTEST_LOOK = 0.02  # seconds: a move left less than this is not judged (the review is partial)
+# Points a move must cost, by the evaluation, to be marked: a few tenths are within what
+# two searches of the same position tell apart, and a mark says he could have done better.
+REVIEW_MARGIN = 1.0
 
 
 def review_hand(hand_id: int) -> bool:
@@ -43,7 +50,12 @@ def _review(hand_row: HandRow, budget: float) -> dict:
         .order_by("seq")
         .values_list("data", "actor__is_computer", "actor_id")
     )
-    people = [index for index, (_data, computer, actor) in enumerate(logged) if actor is not None and not computer]
+    advised = _hard_advice(hand_row)
+    people = [
+        index
+        for index, (data, computer, actor) in enumerate(logged)
+        if actor is not None and not computer and advised.get(index) != data["move"]
+    ]
     scores = _scores_before(hand_row)
     hand = deal(parse_cards(hand_row.deck), match.rules)
     log: list[Event] = []
@@ -60,14 +72,33 @@ def _review(hand_row: HandRow, budget: float) -> dict:
                 role = hand.to_move
                 view = bot_view(hand, role, log, {role: scores[role], role.opponent: scores[role.opponent]})
                 rng = random.Random(f"{hand_row.commitment}:review:{index}")
-                seen = appraise(view, HINT_LEVEL, rng, left / remaining)
-                played = seen.values.get(action)
-                gain = seen.values[seen.choice] - played if seen.choice != action and played is not None else 0.0
-                if gain > 0:  # his move, valued at or above hard's choice by chance, is no mistake
+                seen = appraise(view, HINT_LEVEL, rng, left / remaining, weigh=(action,))
+                gain = seen.values[seen.choice] - seen.values[action] if seen.choice != action else 0.0
+                if gain >= REVIEW_MARGIN:
                     marks.append({"index": index, "better": str(seen.choice), "points": round(gain, 1)})
         hand, events = hand.apply(action)
         log.extend(events)
     return {"marks": marks, "complete": complete}
+
+
+def _hard_advice(hand_row: HandRow) -> dict[int, str]:
+    """The suggestion a computer sitter of the hard level had made for each move of the
+    hand it advised on, by the move's index: a captain who played it played hard's
+    choice, which the review must not mark as otherwise (R3.2)."""
+    advice: dict[int, str] = {}
+    index, waiting = 0, ""
+    for kind, data, computer, strength in (
+        hand_row.events.filter(kind__in=(LogEvent.Kind.MOVE, LogEvent.Kind.SUGGESTION))
+        .order_by("seq")
+        .values_list("kind", "data", "actor__is_computer", "actor__strength")
+    ):
+        if kind == LogEvent.Kind.SUGGESTION:
+            waiting = data["move"] if computer and strength == HINT_LEVEL else ""
+            continue
+        if waiting:
+            advice[index] = waiting
+        index, waiting = index + 1, ""
+    return advice
 
 
 def _scores_before(hand_row: HandRow) -> dict[Role, int]:
