@@ -17,12 +17,12 @@ import pytest
 from django.db import connection
 
 from bot.terminal.refresher import Refresher
-from games.models import Event, Match
+from games.models import Event, Hand, Match
 from games.services import handle
 from games.services.write import moderation
 from tests.conftest import best_action, mover, refresh
 from tests.terminal_harness import Session, idle, play
-from tests.test_play_command import lobby_match, running_match, terminal
+from tests.test_play_command import advance, lobby_match, running_match, terminal
 from tests.workers import wait_until
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -47,9 +47,13 @@ def test_the_news_of_a_match_seen_over_is_shown_before_the_main_thread_is_woken(
         def catch_up(self) -> None:
             said.append("catch up")
 
+        def review_finished_hands(self) -> bool:
+            said.append("review")
+            return False
+
     refresher = Refresher(Watched())  # type: ignore[arg-type]
     assert refresher._tick()
-    assert said == ["open matches", "catch up", "wake"]
+    assert said == ["open matches", "catch up", "review", "wake"]
 
 
 def test_the_catch_up_lets_go_of_the_session_between_two_computer_moves(monkeypatch):
@@ -147,6 +151,24 @@ def test_computer_players_move_while_he_waits_in_a_match_he_joined():
 
     session = play("--name", "ann", "--join", match.code, typist=wait_for_the_computer)
     assert moved_while_waiting == [True], session.text[-3000:]  # what the terminal said, should it fail again
+
+
+def test_a_hand_finished_at_the_terminal_is_reviewed_while_he_waits():
+    """No review worker runs beside ``make play``: the refresher reviews the finished
+    hands of his matches, so the match page marks his moves as it does for the site's."""
+    ann = terminal("ann")
+    match = advance(running_match(ann), lambda m: m.hands.filter(ended_at__isnull=False).exists())
+    finished = match.hands.get(ended_at__isnull=False)
+    assert finished.review is None
+    waited = []
+
+    def wait_for_the_review(prompt: str = "") -> str:
+        waited.append(wait_until(lambda: Hand.objects.get(pk=finished.pk).review is not None))
+        return "quit"
+
+    play("--name", "ann", "--join", match.code, typist=wait_for_the_review)
+    assert waited == [True]
+    assert Hand.objects.get(pk=finished.pk).review["complete"]
 
 
 def test_the_session_ends_by_itself_when_his_last_match_ends_while_he_waits(settings):

@@ -3,7 +3,8 @@
 Without it a player waiting for the others would see nothing until he pressed
 Enter. It does what the main thread does after each command
 (``Session.catch_up``): computer moves and turn clocks of his matches, then
-his messages from the outbox. It has its own database connection, as every
+his messages from the outbox; and, with nothing else to do, the review of a
+finished hand that the review worker would make for the site. It has its own database connection, as every
 thread does, and closes it when it ends; the session's lock keeps it from
 working at the same time as a command.
 
@@ -58,6 +59,7 @@ class Refresher(threading.Thread):
         try:
             following = bool(self.session.open_matches())
             self.session.catch_up()
+            self.session.review_finished_hands()
         except DatabaseError:
             # Locked for a moment by another process: the next tick tries again (a command says why).
             connection.close_if_unusable_or_obsolete()

@@ -30,7 +30,7 @@ from .backend import TerminalBackend
 from .interrupts import Interrupts, Wake
 from .relaunch import Relaunch
 from .screen import OutputGone, Screen, typed
-from .worker import do_due_work
+from .worker import do_due_work, review_a_hand
 
 OPEN = (Match.Status.LOBBY, Match.Status.RUNNING)
 BUG_LOG = "play-errors.log"
@@ -92,6 +92,13 @@ class Session:
                 raise OutputGone
             if not done or (until_he_types and self.screen.typed_ahead()):
                 return
+
+    def review_finished_hands(self) -> bool:
+        """Review a finished hand of a match followed here, if one waits (``review_a_hand``):
+        the match page marks his moves for hands played at the terminal too. True if one was."""
+        codes = self.followed | set(self.ended)
+        ids = Match.objects.filter(code__in=codes, seats__player=self.player).values_list("pk", flat=True)
+        return review_a_hand(list(ids))
 
     # His matches --------------------------------------------------------------
 

@@ -12,7 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from games.services.write import clock_scan, computer_moves
+from games.services.write import clock_scan, computer_moves, review
+
+# The seconds a review of one hand may take here (the review worker's is GIN3_REVIEW_SECONDS):
+# it runs beside his commands, so it takes about what the hard level's moves in it took.
+REVIEW_SECONDS = 5.0
 
 
 def do_due_work(match_ids: Collection[int]) -> int:
@@ -26,3 +30,12 @@ def do_due_work(match_ids: Collection[int]) -> int:
         bool(computer_moves.play_computer_move(match_id)) for match_id in computer_moves.computers_to_move(match_ids)
     )
     return moved + sum(clock_scan.scan_clocks(among=match_ids).values())
+
+
+def review_a_hand(match_ids: Collection[int]) -> bool:
+    """Review one finished hand of these matches that has no review yet, as the review
+    worker does for the site, so that the match page marks his moves there too; True if
+    one was stored. Not under the session's lock: it reads finished hands only, and
+    stores its result once (``review.review_hand``)."""
+    hand_id = review.unreviewed(match_ids)
+    return hand_id is not None and review.review_hand(hand_id, REVIEW_SECONDS)

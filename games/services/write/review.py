@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Collection
 
 from django.conf import settings
 
@@ -32,13 +33,20 @@ SHORTEST_LOOK = 0.02  # seconds: a move left less than this is not judged (the r
 REVIEW_MARGIN = 1.0
 
 
-def review_hand(hand_id: int) -> bool:
-    """Review a finished hand and store it, once; True if this call stored it."""
+def review_hand(hand_id: int, seconds: float | None = None) -> bool:
+    """Review a finished hand and store it, once; True if this call stored it.
+    ``seconds``: the time it may take in all (``GIN3_REVIEW_SECONDS`` when None)."""
     hand_row = HandRow.objects.select_related("match").filter(pk=hand_id).first()
     if hand_row is None or not hand_row.is_over or hand_row.review is not None:
         return False
-    review = _review(hand_row, settings.GIN3_REVIEW_SECONDS)
+    review = _review(hand_row, settings.GIN3_REVIEW_SECONDS if seconds is None else seconds)
     return HandRow.objects.filter(pk=hand_id, review__isnull=True).update(review=review) == 1
+
+
+def unreviewed(match_ids: Collection[int]) -> int | None:
+    """The id of the earliest finished hand of these matches not reviewed yet, if any."""
+    waiting = HandRow.objects.filter(match__in=match_ids, ended_at__isnull=False, review__isnull=True)
+    return waiting.order_by("ended_at", "pk").values_list("pk", flat=True).first()
 
 
 def _review(hand_row: HandRow, budget: float) -> dict:
