@@ -589,11 +589,28 @@ def test_the_match_page_shows_the_review_of_a_finished_hand_only(alice, client):
     index = next(i for i, e in enumerate(row.events.filter(kind="move").order_by("seq")) if e.actor == alice)
     Hand.objects.filter(pk=row.pk).update(review={"marks": [{"index": index, "better": "discard 9s", "points": 2.5}]})
     page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={row.number}").content.decode()
-    assert page.count("data-review>") == 1 and "+2.5 points by its evaluation" in page
+    assert page.count("data-review>") == 1 and "<bdi>+2.5</bdi> points by its evaluation" in page
     running = hand_row(row.match)
     Hand.objects.filter(pk=running.pk).update(review={"marks": [{"index": 0, "better": "pass", "points": 1.0}]})
     page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={running.number}").content.decode()
     assert page.count("data-review>") == 1, "a hand in play shows none"
+
+
+def test_a_review_mark_names_the_card_to_take_and_reads_in_the_readers_language(alice, client):
+    """A mark for a take named no card ('would have played take'); in Lithuanian its points
+    read '22.5' for '22,5'; in Hebrew the English move and the points traded places."""
+    row = finished_hand(alice)
+    index = next(i for i, e in enumerate(row.events.filter(kind="move").order_by("seq")) if e.actor == alice)
+    Hand.objects.filter(pk=row.pk).update(
+        review={"marks": [{"index": index, "better": "take", "card": "Th", "points": 22.5}]}
+    )
+    url = reverse("games:match", args=[row.match.code]) + f"?hand={row.number}"
+    english = client.get(url).content.decode()
+    assert re.search(r"would have played <bdi>take <span class=\"card red\" title=\"10 hearts\">10", english), english
+    lithuanian = client.get(url, HTTP_ACCEPT_LANGUAGE="lt").content.decode()
+    assert "<bdi>+22,5</bdi> taško" in lithuanian
+    hebrew = client.get(url, HTTP_ACCEPT_LANGUAGE="he").content.decode()
+    assert re.search(r"<bdi>take <span[^>]*>10.*</bdi>: <bdi>\+22.5</bdi>", hebrew)
 
 
 def test_help_offers_hint_only_against_computers(match_vs_computers, alice, match3):

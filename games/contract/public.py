@@ -54,10 +54,12 @@ class PublicTableView:
 @dataclass(frozen=True)
 class ReviewMark:
     """A person's move of a finished hand where the hard level would have played
-    ``better``, worth ``points`` more for him by its evaluation."""
+    ``better``, worth ``points`` more for him by its evaluation; ``card``: the pile's
+    card when ``better`` takes it."""
 
     better: str
     points: float
+    card: str = ""
 
 
 @dataclass(frozen=True)

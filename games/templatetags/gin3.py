@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 
 from django import template
 from django.utils import timezone
+from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
@@ -128,17 +129,25 @@ def move(value) -> SafeString:
     return format_html('{} <span class="muted small">{}</span>', words, note) if note else words
 
 
-REVIEW_WORDS = _("hard would have played %(move)s: %(points)s points by its evaluation")
+REVIEW_WORDS = _("the hard level would have played %(move)s: %(points)s points by its evaluation")
 
 
 @register.filter
 def review_mark(mark) -> SafeString:
     """A person's move the hard level would have played otherwise (``ReviewMark``): its
-    choice, the card drawn as a card, and what it was worth more."""
+    choice with its card drawn as a card (the pile's card for a take), and what it was
+    worth more, written as numbers are in the reader's language. The move and the
+    points are isolated (``<bdi>``): a move is written as it is typed, left to right,
+    and in a right-to-left sentence the points would change places with it."""
     word, _space, card_text = mark.better.partition(" ")
+    card_text = card_text or mark.card
     shown = format_html("{} {}", word, card(card_text)) if card_text else conditional_escape(word)
-    text = conditional_escape(str(REVIEW_WORDS)) % {"move": shown, "points": f"{mark.points:+.1f}"}
-    return format_html('<span class="review small" data-review>{}</span>', mark_safe(text))
+    points = "+" + number_format(mark.points, decimal_pos=1)
+    text = conditional_escape(str(REVIEW_WORDS)) % {
+        "move": format_html("<bdi>{}</bdi>", shown),
+        "points": format_html("<bdi>{}</bdi>", points),
+    }
+    return format_html('<span class="review small" data-review>— {}</span>', mark_safe(text))
 
 
 DEAL_MARKS = {

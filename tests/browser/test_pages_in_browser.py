@@ -510,7 +510,7 @@ def test_the_match_page_marks_a_persons_move_the_hard_level_would_have_played_ot
     for _step in range(first["index"] + 1):  # the replay, stepped to that move, says it too
         page.tab.click('[data-go="next"]')
     said = page.tab.locator("p[data-said]").inner_text()
-    assert "hard would have played" in said and f"{first['points']:+.1f} points" in said
+    assert "the hard level would have played" in said and f"{first['points']:+.1f} points" in said
     page.tab.click("details.all-moves summary")
     marked = page.tab.locator("[data-steps] li:has([data-review])")
     assert marked.count() == len(row.review["marks"])

@@ -192,7 +192,10 @@ def review_marks(hand_row: HandRow) -> dict[int, ReviewMark]:
     hand is over, with its cards, since a mark names a card its player held."""
     if not hand_row.is_over or not hand_row.review:
         return {}
-    return {mark["index"]: ReviewMark(mark["better"], mark["points"]) for mark in hand_row.review.get("marks", ())}
+    return {
+        mark["index"]: ReviewMark(mark["better"], mark["points"], mark.get("card", ""))
+        for mark in hand_row.review.get("marks", ())
+    }
 
 
 def public_match_view(match: Match, detail: int | None = None) -> PublicMatchView:

@@ -20,7 +20,7 @@ from collections.abc import Collection
 
 from django.conf import settings
 
-from games.engine import Event, Role, deal, parse_action, parse_cards
+from games.engine import Event, Role, Take, deal, parse_action, parse_cards
 from games.engine.advice import appraise
 from games.engine.bots import bot_view
 from games.models import Event as LogEvent
@@ -83,7 +83,10 @@ def _review(hand_row: HandRow, budget: float) -> dict:
                 seen = appraise(view, HINT_LEVEL, rng, left / remaining, weigh=(action,))
                 gain = seen.values[seen.choice] - seen.values[action] if seen.choice != action else 0.0
                 if gain >= REVIEW_MARGIN:
-                    marks.append({"index": index, "better": str(seen.choice), "points": round(gain, 1)})
+                    mark = {"index": index, "better": str(seen.choice), "points": round(gain, 1)}
+                    if isinstance(seen.choice, Take):
+                        mark["card"] = str(hand.pile[-1])  # the card he could have taken, public then
+                    marks.append(mark)
         hand, events = hand.apply(action)
         log.extend(events)
     return {"marks": marks, "complete": complete}
