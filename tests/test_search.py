@@ -12,8 +12,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import DECK, Discard, Draw, Knock, Options, Pass, Phase, Role, deal, parse_cards
-from games.engine.advice import Appraisal, Reason, appraise
+from games.engine import DECK, Discard, Draw, Knock, Options, Pass, Phase, Role, Take, deal, parse_cards
+from games.engine.advice import Appraisal, Reason, appraise, reason_for
 from games.engine.bots import BotView, RandomBot, StrongBot, bot_view
 from games.engine.cards import mask_of
 from games.engine.levels import LEVELS, STRATEGIES, level_of, make_strategy
@@ -335,6 +335,27 @@ def test_a_suggestion_that_breaks_a_run_is_seen_to_cost_more_than_a_computer_cap
     for seed in range(12, 24):
         appraisal = appraise(view, "hard", random.Random(seed), weigh=[breaks_the_run])
         assert appraisal.values[appraisal.choice] - appraisal.values[breaks_the_run] > ADVICE_MARGIN, seed
+
+
+@pytest.mark.parametrize(
+    ("top", "reason"),
+    [("Ah", Reason.TAKE_LOW_CARD), ("5s", Reason.TAKE_BUILDS_MELD), ("7c", Reason.TAKE_BUILDS_MELD)],
+)
+def test_a_take_of_a_card_that_melds_with_nothing_held_is_said_to_be_low_not_to_build_a_meld(top, reason):
+    """A newcomer was told a take of Ah 'builds towards a meld' while he held no ace, 2h
+    or 3h: it only replaces a higher card. 5s is next to his 6s, 7c of the rank of his 7h."""
+    mine = cards("3s 6s 8s 6d 2c 4c 7h 9c Kc Qh")
+    view = BotView(
+        role=Role.CAPTAIN,
+        phase=Phase.DRAW,
+        cards=mine,
+        pile=(card("Qd"), card(top)),
+        stock_size=25,
+        legal_actions=(Take(), Draw()),
+        options=Options(),
+        turns=6,
+    )
+    assert reason_for(view, Take(), {Take(): 1.0, Draw(): 0.0}) is reason
 
 
 def test_appraise_repeats_for_a_seed_and_needs_none():

@@ -40,7 +40,8 @@ class Reason(StrEnum):
     PLAY_FOR_GIN = "play_for_gin"  # a knock was open, but playing on for gin is worth more
     UNDERCUT_RISK = "undercut_risk"  # a knock was open, but he likely holds as low a count (R8.4)
     TAKE_COMPLETES_MELD = "take_completes_meld"  # the pile's top card makes a meld
-    TAKE_BUILDS_MELD = "take_builds_meld"  # the pile's top card is a step towards a meld, or low
+    TAKE_BUILDS_MELD = "take_builds_meld"  # the pile's top card is a step towards a meld
+    TAKE_LOW_CARD = "take_low_card"  # the pile's top card melds with nothing held, but is low
     TOP_CARD_NO_HELP = "top_card_no_help"  # the pile's top card helps less than an unknown one
     SHEDS_DEADWOOD = "sheds_deadwood"  # throws the costliest unmatched card
     KEEPS_MELD = "keeps_meld"  # a higher card is in a meld: it stays
@@ -113,7 +114,9 @@ def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) ->
     top = view.pile[-1] if view.pile else None
     if isinstance(choice, Take) and top is not None:
         joins = deadwood_of_mask(mine | 1 << top) < deadwood_of_mask(mine) + POINTS[top % 13]
-        return Reason.TAKE_COMPLETES_MELD if joins else Reason.TAKE_BUILDS_MELD
+        if joins:
+            return Reason.TAKE_COMPLETES_MELD
+        return Reason.TAKE_BUILDS_MELD if _neighbours(mine) >> top & 1 else Reason.TAKE_LOW_CARD
     return Reason.TOP_CARD_NO_HELP
 
 

@@ -26,6 +26,7 @@ REASON_WORDS = {
     Reason.UNDERCUT_RISK: gettext_lazy("a knock was open, but the opponent may be as low: an undercut"),
     Reason.TAKE_COMPLETES_MELD: gettext_lazy("the top card of the pile makes a meld"),
     Reason.TAKE_BUILDS_MELD: gettext_lazy("the top card of the pile builds towards a meld"),
+    Reason.TAKE_LOW_CARD: gettext_lazy("the top card of the pile is lower than the card it replaces"),
     Reason.TOP_CARD_NO_HELP: gettext_lazy("the top card of the pile helps less than an unknown one"),
     Reason.SHEDS_DEADWOOD: gettext_lazy("it throws the costliest unmatched card"),
     Reason.KEEPS_MELD: gettext_lazy("the higher cards are in melds: they stay"),
