@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from games.engine import DECK, Discard, Draw, Knock, Options, Pass, Phase, Role, Take, deal, parse_cards
-from games.engine.advice import Appraisal, Reason, appraise, reason_for
+from games.engine.advice import Appraisal, Reason, appraise, objection, reason_for
 from games.engine.bots import BotView, RandomBot, StrongBot, bot_view
 from games.engine.cards import mask_of
 from games.engine.levels import LEVELS, STRATEGIES, level_of, make_strategy
@@ -356,6 +356,16 @@ def test_a_take_of_a_card_that_melds_with_nothing_held_is_said_to_be_low_not_to_
         turns=6,
     )
     assert reason_for(view, Take(), {Take(): 1.0, Draw(): 0.0}) is reason
+
+
+def test_a_declined_discard_of_a_melded_card_is_said_to_break_a_meld():
+    """'Not discard Qd but discard Js: it throws the costliest unmatched card' told a
+    newcomer why the captain's choice, not that Qd was in his set of queens (R2.1)."""
+    view = known_view(mine="Qh Qd Qc 4s 5s 6s 2d 9c Js Kh 3h", his="Ah")
+    assert objection(view, Discard(card("Qd"))) is Reason.BREAKS_MELD
+    assert objection(view, Knock(card("5s"))) is Reason.BREAKS_MELD
+    assert objection(view, Discard(card("Js"))) is None
+    assert objection(view, Take()) is None
 
 
 def test_appraise_repeats_for_a_seed_and_needs_none():

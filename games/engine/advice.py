@@ -48,6 +48,7 @@ class Reason(StrEnum):
     BUILDS_MELD = "builds_meld"  # keeps a pair or a near run that live cards can complete
     SAFE_DISCARD = "safe_discard"  # he did not want that rank or its neighbours
     AVOIDS_FEEDING = "avoids_feeding"  # the lower-count discard would help what he collects
+    BREAKS_MELD = "breaks_meld"  # against a suggestion: the card it would throw is in a meld
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,18 @@ def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) ->
             return Reason.TAKE_COMPLETES_MELD
         return Reason.TAKE_BUILDS_MELD if _neighbours(mine) >> top & 1 else Reason.TAKE_LOW_CARD
     return Reason.TOP_CARD_NO_HELP
+
+
+def objection(view: BotView, suggestion: Action) -> Reason | None:
+    """What is wrong with a suggested move in itself, when a computer captain declines it:
+    a discard (or a knock) of a card that is in a meld in every way of arranging the
+    hand. Otherwise None, and the captain gives the reason for its own choice."""
+    if not isinstance(suggestion, Discard | Knock):
+        return None
+    mine = mask_of(view.cards)
+    card = suggestion.card
+    melded = deadwood_of_mask(mine ^ 1 << card) + POINTS[card % 13] > deadwood_of_mask(mine)
+    return Reason.BREAKS_MELD if melded else None
 
 
 def _discard_reason(view: BotView, mine: int, choice: Discard, values: Mapping[Action, float]) -> Reason:

@@ -33,6 +33,7 @@ REASON_WORDS = {
     Reason.BUILDS_MELD: gettext_lazy("the cards kept include a pair or a near run that live cards can complete"),
     Reason.SAFE_DISCARD: gettext_lazy("the opponent did not want that rank or its neighbours"),
     Reason.AVOIDS_FEEDING: gettext_lazy("the lower discard would help what the opponent collects"),
+    Reason.BREAKS_MELD: gettext_lazy("the card suggested is in one of my melds"),
 }
 
 

@@ -20,7 +20,7 @@ from games.contract import Notice
 from games.contract import advice as a
 from games.contract.moves import Suggested
 from games.engine import Action, Event, Role, parse_action
-from games.engine.advice import Appraisal, appraise
+from games.engine.advice import Appraisal, appraise, objection
 from games.engine.bots import BotView, bot_view
 from games.models import Event as LogEvent
 from games.models import Outbox, Player, Strength
@@ -172,7 +172,8 @@ def person_suggestion(table: Table) -> Action | None:
 def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
     """What a computer captain plays, given its sitter's ``suggestion``: the suggestion
     unless its own evaluation finds it more than ``ADVICE_MARGIN`` worse than its own
-    choice; then its own, and the sitter is told why in one line of team talk. The
+    choice; then its own, and the sitter is told why in one line of team talk: what is
+    wrong with the suggestion if it throws a melded card, else why its own. The
     suggestion is valued in every deal its own choice is: valued in a few, a move that
     breaks a meld could pass for one within the margin."""
     seen = appraisal(table, level, weigh=(suggestion,))
@@ -182,9 +183,8 @@ def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
         return suggestion
     sitter = table.seat(table.position_of_role(Role.SITTER)).player
     margin = own - offered if offered is not None else 0.0
-    notice = a.AdviceDeclined(
-        table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, str(seen.reason)
-    )
+    why = str(objection(mover_view(table), suggestion) or seen.reason)
+    notice = a.AdviceDeclined(table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, why)
     tell_team(table, table.seat(table.mover).player, sitter, notice)
     return seen.choice
 
