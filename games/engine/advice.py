@@ -45,7 +45,7 @@ class Reason(StrEnum):
     TOP_CARD_NO_HELP = "top_card_no_help"  # the pile's top card helps less than an unknown one
     SHEDS_DEADWOOD = "sheds_deadwood"  # throws the costliest unmatched card
     KEEPS_MELD = "keeps_meld"  # a higher card is in a meld: it stays
-    BUILDS_MELD = "builds_meld"  # keeps a pair or a near run that live cards can complete
+    BUILDS_MELD = "builds_meld"  # keeps a pair or a near run that cards not yet seen can complete
     SAFE_DISCARD = "safe_discard"  # he did not want that rank or its neighbours
     AVOIDS_FEEDING = "avoids_feeding"  # the lower-count discard would help what he collects
     BREAKS_MELD = "breaks_meld"  # against a suggestion: the card it would throw is in a meld

@@ -30,7 +30,9 @@ REASON_WORDS = {
     Reason.TOP_CARD_NO_HELP: gettext_lazy("the top card of the pile helps less than an unknown one"),
     Reason.SHEDS_DEADWOOD: gettext_lazy("it throws the costliest unmatched card"),
     Reason.KEEPS_MELD: gettext_lazy("the higher cards are in melds: they stay"),
-    Reason.BUILDS_MELD: gettext_lazy("the cards kept include a pair or a near run that live cards can complete"),
+    Reason.BUILDS_MELD: gettext_lazy(
+        "the cards kept include a pair or a near run that cards not yet seen can complete"
+    ),
     Reason.SAFE_DISCARD: gettext_lazy("the opponent did not want that rank or its neighbours"),
     Reason.AVOIDS_FEEDING: gettext_lazy("the lower discard would help what the opponent collects"),
     Reason.BREAKS_MELD: gettext_lazy("the card suggested is in one of my melds"),
