@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from types import MappingProxyType
 
-from .bots import BotView, StrongBot, _meld_outs, _neighbours, _same_rank
+from .bots import BotView, StrongBot, _joins_meld, _meld_outs, _neighbours, _same_rank
 from .cards import POINTS, mask_of
 from .hand import Action, Discard, Knock, Take
 from .levels import level_of, make_strategy
@@ -114,8 +114,7 @@ def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) ->
         return _discard_reason(view, mine, choice, values)
     top = view.pile[-1] if view.pile else None
     if isinstance(choice, Take) and top is not None:
-        joins = deadwood_of_mask(mine | 1 << top) < deadwood_of_mask(mine) + POINTS[top % 13]
-        if joins:
+        if _joins_meld(mine, top):
             return Reason.TAKE_COMPLETES_MELD
         return Reason.TAKE_BUILDS_MELD if _neighbours(mine) >> top & 1 else Reason.TAKE_LOW_CARD
     return Reason.TOP_CARD_NO_HELP
@@ -127,10 +126,8 @@ def objection(view: BotView, suggestion: Action) -> Reason | None:
     hand. Otherwise None, and the captain gives the reason for its own choice."""
     if not isinstance(suggestion, Discard | Knock):
         return None
-    mine = mask_of(view.cards)
     card = suggestion.card
-    melded = deadwood_of_mask(mine ^ 1 << card) + POINTS[card % 13] > deadwood_of_mask(mine)
-    return Reason.BREAKS_MELD if melded else None
+    return Reason.BREAKS_MELD if _joins_meld(mask_of(view.cards) ^ 1 << card, card) else None
 
 
 def _discard_reason(view: BotView, mine: int, choice: Discard, values: Mapping[Action, float]) -> Reason:

@@ -177,12 +177,10 @@ def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
     suggestion is valued in every deal its own choice is: valued in a few, a move that
     breaks a meld could pass for one within the margin."""
     seen = appraisal(table, level, weigh=(suggestion,))
-    own = seen.values.get(seen.choice, 0.0)
-    offered = seen.values.get(suggestion)
-    if suggestion == seen.choice or (offered is not None and offered >= own - ADVICE_MARGIN):
+    margin = seen.values[seen.choice] - seen.values[suggestion]
+    if suggestion == seen.choice or margin <= ADVICE_MARGIN:
         return suggestion
     sitter = table.seat(table.position_of_role(Role.SITTER)).player
-    margin = own - offered if offered is not None else 0.0
     why = str(objection(mover_view(table), suggestion) or seen.reason)
     notice = a.AdviceDeclined(table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, why)
     tell_team(table, table.seat(table.mover).player, sitter, notice)

@@ -81,7 +81,7 @@ def _review(hand_row: HandRow, budget: float) -> dict:
                 view = bot_view(hand, role, log, {role: scores[role], role.opponent: scores[role.opponent]})
                 rng = random.Random(f"{hand_row.commitment}:review:{index}")
                 seen = appraise(view, HINT_LEVEL, rng, left / remaining, weigh=(action,))
-                gain = seen.values[seen.choice] - seen.values[action] if seen.choice != action else 0.0
+                gain = seen.values[seen.choice] - seen.values[action]
                 if gain >= REVIEW_MARGIN:
                     mark = {"index": index, "better": str(seen.choice), "points": round(gain, 1)}
                     if isinstance(seen.choice, Take):
