@@ -293,35 +293,31 @@ def test_a_computer_captain_plays_a_suggestion_not_clearly_worse_than_its_own(wa
     assert not outbox_of(alice, Outbox.Kind.TEAM)
 
 
-def test_a_computer_captain_declines_a_clearly_worse_suggestion_in_one_line(waiting_captain, alice, monkeypatch):
+@pytest.mark.parametrize(
+    ("objection", "why"),
+    [
+        (None, "it throws the costliest unmatched card"),  # nothing wrong in itself: its own choice's reason
+        (Reason.BREAKS_MELD, "the card suggested is in one of my melds"),
+    ],
+)
+def test_a_computer_captain_declines_a_clearly_worse_suggestion_in_one_line(
+    waiting_captain, alice, monkeypatch, objection, why
+):
     moves = [str(action) for action in legal_actions(waiting_captain)]
     if len(moves) < 2:
         pytest.skip("one legal move")
     own, offered = moves[0], moves[-1]
     monkeypatch.setattr(advice, "appraise", fake_appraise(own, {own: 1.0, offered: -2.5}))
+    monkeypatch.setattr(advice, "objection", lambda view, suggestion: objection)
     handle(alice, f"suggest {offered}", "terminal")
     assert computer_moves.play_computer_move(waiting_captain.pk)
     assert Event.objects.filter(match=waiting_captain, kind=Event.Kind.MOVE).last().data["move"] == own
     (told,) = outbox_of(alice, Outbox.Kind.TEAM)
     captain = player_in_role(waiting_captain, Role.CAPTAIN).display_name
     assert told.text == (
-        f"#{waiting_captain.code} {captain} (team): Not {offered} but {own}, 3.5 points better by my count: "
-        "it throws the costliest unmatched card."
+        f"#{waiting_captain.code} {captain} (team): Not {offered} but {own}, 3.5 points better by my count: {why}."
     )
     assert "\n" not in told.text
-
-
-def test_a_computer_captain_declining_a_discard_from_a_meld_says_so(waiting_captain, alice, monkeypatch):
-    moves = [str(action) for action in legal_actions(waiting_captain)]
-    if len(moves) < 2:
-        pytest.skip("one legal move")
-    own, offered = moves[0], moves[-1]
-    monkeypatch.setattr(advice, "appraise", fake_appraise(own, {own: 1.0, offered: -2.5}))
-    monkeypatch.setattr(advice, "objection", lambda view, suggestion: Reason.BREAKS_MELD)
-    handle(alice, f"suggest {offered}", "terminal")
-    assert computer_moves.play_computer_move(waiting_captain.pk)
-    (told,) = outbox_of(alice, Outbox.Kind.TEAM)
-    assert told.text.endswith("3.5 points better by my count: the card suggested is in one of my melds.")
 
 
 def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that_hand(waiting_captain, alice):
