@@ -28,6 +28,7 @@ GSM7_BASIC = frozenset(
     "¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà"
 )
 GSM7_EXTENSION = frozenset("^{}\\[~]|€\f")
+GSM7 = GSM7_BASIC | GSM7_EXTENSION
 
 GSM7_SINGLE, GSM7_PART = 160, 153
 UCS2_SINGLE, UCS2_PART = 70, 67
@@ -76,7 +77,7 @@ class Segments:
 
 
 def is_gsm7(text: str) -> bool:
-    return all(char in GSM7_BASIC or char in GSM7_EXTENSION for char in text)
+    return GSM7.issuperset(text)
 
 
 def segments(text: str) -> Segments:
@@ -119,7 +120,7 @@ def compact(text: str) -> str:
     text = text.translate(PLAIN)
     if is_gsm7(text):
         return text
-    return "".join(char if char in GSM7_BASIC or char in GSM7_EXTENSION else _twin(char) for char in text)
+    return "".join(char if char in GSM7 else _twin(char) for char in text)
 
 
 def _twin(char: str) -> str:

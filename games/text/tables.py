@@ -58,9 +58,12 @@ def sms_table(view: TableView) -> str:
     skips = range(1, len(view.last_moves) + 1)
     variants += [(replace(plain, last_moves=view.last_moves[skip:]), 1, True, False) for skip in skips]
     variants.append((replace(plain, last_moves=()), 1, False, False))
-    texts = [
-        compact(table_text(shown, SMS_STYLE, knocks, deadline, scores)) for shown, knocks, deadline, scores in variants
-    ]
+    texts = []
+    for shown, knocks, deadline, scores in variants:
+        text = compact(table_text(shown, SMS_STYLE, knocks, deadline, scores))
+        if fits(text, 1):
+            return text  # the first that fits one segment: no later variant can take fewer
+        texts.append(text)
     fewest = min(segments(text).count for text in texts)
     return next(text for text in texts if fits(text, fewest))
 
