@@ -400,6 +400,10 @@ def main() -> None:
         # A computer captain waits for a person sitter's advice before its first move of
         # a hand; the script's humans never advise, so a person's 30 s would only idle.
         "GIN3_ADVICE_WAIT_SECONDS": "2",
+        # Its workers take every queue, the review's too: a finished hand's review, 30 s of
+        # search by default, held a worker while the moves queued behind it (258 s a run,
+        # not 96). The review is still run and stored for every hand, in 1 s.
+        "GIN3_REVIEW_SECONDS": "1",
     }
     os.environ.update(base_env)
     import django
