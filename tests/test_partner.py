@@ -13,9 +13,10 @@ import pytest
 from django.core.management.base import CommandError
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from bot.terminal.worker import do_due_work
+from games.contract.advice import AdviceDeclined
 from games.engine import DECK, Role, parse_action
 from games.engine.advice import Appraisal, Reason
 from games.models import Event, Hand, Match, Outbox, Player, Strength
@@ -33,6 +34,7 @@ from games.services.write import (
     review,
     turns,
 )
+from games.text.advice import team_words
 from tests.conftest import (
     NO_EARLY_KNOCK,
     best_action,
@@ -315,9 +317,16 @@ def test_a_computer_captain_declines_a_clearly_worse_suggestion_in_one_line(
     (told,) = outbox_of(alice, Outbox.Kind.TEAM)
     captain = player_in_role(waiting_captain, Role.CAPTAIN).display_name
     assert told.text == (
-        f"#{waiting_captain.code} {captain} (team): Not {offered} but {own}, 3.5 points better by my count: {why}."
+        f"#{waiting_captain.code} {captain} (team): Not {offered} but {own}, 3.5 points better by my reckoning: {why}."
     )
     assert "\n" not in told.text
+
+
+@pytest.mark.parametrize(("language", "points"), [("en", "3.5 points"), ("lt", "3,5 taško"), ("mk", "3,5 поени")])
+def test_a_declined_suggestions_points_are_written_as_the_readers_language_writes_numbers(language, points):
+    declined = AdviceDeclined("K7Q2", "Bot 1", "discard 8d", "discard Js", 3.5, Reason.SHEDS_DEADWOOD.value)
+    with translation.override(language):
+        assert points in team_words(declined)
 
 
 def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that_hand(waiting_captain, alice):

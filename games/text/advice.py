@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -53,7 +54,7 @@ def reason_words(reason: str) -> str:
     try:
         return str(REASON_WORDS[Reason(reason)])
     except (KeyError, ValueError):
-        return _("it is worth the most by my count")
+        return _("it is worth the most by my reckoning")
 
 
 def team_words(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
@@ -62,10 +63,10 @@ def team_words(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str
         return _("I suggested %(move)s because %(why)s.") % {"move": notice.move, "why": reason_words(notice.reason)}
     if isinstance(notice, a.NoAdviceYet):
         return _("I have suggested nothing yet this hand.")
-    return _("Not %(suggested)s but %(played)s, %(points)s points better by my count: %(why)s.") % {
+    return _("Not %(suggested)s but %(played)s, %(points)s points better by my reckoning: %(why)s.") % {
         "suggested": notice.suggested,
         "played": notice.played,
-        "points": f"{notice.margin:.1f}",
+        "points": number_format(notice.margin, decimal_pos=1),
         "why": reason_words(notice.reason),
     }
 
