@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from types import MappingProxyType
 
@@ -16,7 +17,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 
 from bot.terminal.worker import do_due_work
-from games.contract.advice import AdviceDeclined
+from games.contract.advice import AdviceDeclined, AdviceReason
 from games.engine import DECK, Role, parse_action
 from games.engine.advice import Appraisal, Reason
 from games.models import Event, Hand, Match, Outbox, Player, Strength
@@ -246,6 +247,23 @@ def test_the_computer_sitter_answers_team_with_why(alice):
     assert " because " in answer.text
 
 
+def test_the_computer_sitters_why_names_the_card_it_kept_from_the_opponent(alice, monkeypatch):
+    """Its reason is stored with the suggestion and read back when the captain asks why."""
+
+    def appraise(view, level="hard", rng=None, budget=None, weigh=()) -> Appraisal:
+        choice = view.legal_actions[0]
+        return Appraisal(choice, MappingProxyType({choice: 0.0}), Reason.AVOIDS_FEEDING, view.cards[0])
+
+    match = until(new_match(alice, "", ""), captain_to_move(alice), alice)
+    monkeypatch.setattr(advice, "appraise", appraise)
+    match = advised(match)
+    with change():
+        kept = locked_table.load_table(match.pk).hand.captain[0]
+    handle(alice, "team why?", "terminal")
+    (answer,) = outbox_of(alice, Outbox.Kind.TEAM)
+    assert f"because discarding {kept} would leave a lower count but help what the opponent collects." in answer.text
+
+
 # A computer captain reads a person's advice ----------------------------------------------------
 
 
@@ -327,6 +345,14 @@ def test_a_declined_suggestions_points_are_written_as_the_readers_language_write
     declined = AdviceDeclined("K7Q2", "Bot 1", "discard 8d", "discard Js", 3.5, Reason.SHEDS_DEADWOOD.value)
     with translation.override(language):
         assert points in team_words(declined)
+
+
+@pytest.mark.parametrize("language", ["en", "he", "lt", "mk", "mr", "ms"])
+def test_a_sitter_that_kept_a_card_from_the_opponent_says_which_card(language):
+    told = AdviceReason("K7Q2", "Bot 1", "discard 9c", Reason.AVOIDS_FEEDING.value, "Kh")
+    with translation.override(language):
+        assert "Kh" in team_words(told)
+        assert "Kh" not in team_words(replace(told, card=""))
 
 
 def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that_hand(waiting_captain, alice):

@@ -355,7 +355,15 @@ def test_a_take_of_a_card_that_melds_with_nothing_held_is_said_to_be_low_not_to_
         options=Options(),
         turns=6,
     )
-    assert reason_for(view, Take(), {Take(): 1.0, Draw(): 0.0}) is reason
+    assert reason_for(view, Take(), {Take(): 1.0, Draw(): 0.0}) == (reason, None)
+
+
+def test_a_discard_kept_from_feeding_the_opponent_names_the_card_it_kept():
+    """'the lower discard would help what the opponent collects' did not say which card:
+    Kh, the lower count's discard, would give him the king he needs for his set."""
+    view = known_view(mine="Qh Qd Qc 4s 5s 6s 2d 9c 8h Kh 3h", his="Ks Kc")
+    values = {Discard(card("9c")): 1.0, Discard(card("Kh")): 0.0, Discard(card("8h")): -0.5}
+    assert reason_for(view, Discard(card("9c")), values) == (Reason.AVOIDS_FEEDING, card("Kh"))
 
 
 def test_a_declined_discard_of_a_melded_card_is_said_to_break_a_meld():

@@ -2,7 +2,8 @@
 
 Everything here goes to one member of the team only (R3.2: the box never learns
 what the team says). ``reason`` is a value of ``games.engine.advice.Reason``, kept
-as its text so that a reason stored in the log still reads after a release.
+as its text so that a reason stored in the log still reads after a release, and
+``card`` the card the reason names, if any (``Appraisal.card``), or "".
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ class AdviceReason(Notice):
     name: str
     move: str
     reason: str
+    card: str = ""
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class AdviceDeclined(Notice):
     played: str
     margin: float
     reason: str
+    card: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,7 @@ class Hint(Notice):
     code: str
     move: str
     reason: str
+    card: str = ""
 
 
 @dataclass(frozen=True)

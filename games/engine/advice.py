@@ -25,7 +25,7 @@ from enum import StrEnum
 from types import MappingProxyType
 
 from .bots import BotView, StrongBot, _joins_meld, _meld_outs, _neighbours, _same_rank
-from .cards import POINTS, mask_of
+from .cards import POINTS, Card, mask_of
 from .hand import Action, Discard, Knock, Take
 from .levels import level_of, make_strategy
 from .melds import deadwood_of_mask
@@ -67,6 +67,7 @@ class Appraisal:
     choice: Action
     values: Mapping[Action, float]
     reason: Reason
+    card: Card | None = None  # the card the reason names: for AVOIDS_FEEDING, the discard it shuns
 
 
 def appraise(
@@ -102,22 +103,24 @@ def appraise(
     results, finalists = search(view, rng, budget, searched, value_all=True)
     choice = preferred(results, short_list) if name == "hard" else short_list[0]
     values = MappingProxyType(dict(summary(results, finalists).values))
-    return Appraisal(choice, values, reason_for(view, choice, values))
+    return Appraisal(choice, values, *reason_for(view, choice, values))
 
 
-def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) -> Reason:
-    """The few words that explain ``choice`` in ``view``, from the cards and the values."""
+def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) -> tuple[Reason, Card | None]:
+    """The few words that explain ``choice`` in ``view``, from the cards and the values,
+    and the card they name, if any: a learner told that the lower discard would feed
+    the opponent must be told which card that is."""
     mine = mask_of(view.cards)
     if isinstance(choice, Knock):
-        return Reason.GIN if deadwood_of_mask(mine ^ 1 << choice.card) == 0 else Reason.KNOCK_NOW
+        return (Reason.GIN if deadwood_of_mask(mine ^ 1 << choice.card) == 0 else Reason.KNOCK_NOW), None
     if isinstance(choice, Discard):
         return _discard_reason(view, mine, choice, values)
     top = view.pile[-1] if view.pile else None
     if isinstance(choice, Take) and top is not None:
         if _joins_meld(mine, top):
-            return Reason.TAKE_COMPLETES_MELD
-        return Reason.TAKE_BUILDS_MELD if _neighbours(mine) >> top & 1 else Reason.TAKE_LOW_CARD
-    return Reason.TOP_CARD_NO_HELP
+            return Reason.TAKE_COMPLETES_MELD, None
+        return (Reason.TAKE_BUILDS_MELD if _neighbours(mine) >> top & 1 else Reason.TAKE_LOW_CARD), None
+    return Reason.TOP_CARD_NO_HELP, None
 
 
 def objection(view: BotView, suggestion: Action) -> Reason | None:
@@ -130,11 +133,13 @@ def objection(view: BotView, suggestion: Action) -> Reason | None:
     return Reason.BREAKS_MELD if _joins_meld(mask_of(view.cards) ^ 1 << card, card) else None
 
 
-def _discard_reason(view: BotView, mine: int, choice: Discard, values: Mapping[Action, float]) -> Reason:
+def _discard_reason(
+    view: BotView, mine: int, choice: Discard, values: Mapping[Action, float]
+) -> tuple[Reason, Card | None]:
     knocks = [action for action in values if isinstance(action, Knock)]
     if knocks:
         best_knock = max(values[action] for action in knocks)
-        return Reason.UNDERCUT_RISK if best_knock < 0 else Reason.PLAY_FOR_GIN
+        return (Reason.UNDERCUT_RISK if best_knock < 0 else Reason.PLAY_FOR_GIN), None
     discards = [action.card for action in values if isinstance(action, Discard)]
     counts = {card: deadwood_of_mask(mine ^ 1 << card) for card in discards}
     plain = min(discards, key=lambda card: (counts[card], -POINTS[card % 13], -card))
@@ -145,12 +150,12 @@ def _discard_reason(view: BotView, mine: int, choice: Discard, values: Mapping[A
     card = choice.card
     if card != plain and counts[card] > counts[plain]:
         if feeding >> plain & 1:
-            return Reason.AVOIDS_FEEDING
+            return Reason.AVOIDS_FEEDING, plain
         if unwanted >> card & 1:
-            return Reason.SAFE_DISCARD
-        return Reason.BUILDS_MELD
+            return Reason.SAFE_DISCARD, None
+        return Reason.BUILDS_MELD, None
     if unwanted >> card & 1 and POINTS[card % 13] < max(POINTS[c % 13] for c in discards):
-        return Reason.SAFE_DISCARD
+        return Reason.SAFE_DISCARD, None
     if any(POINTS[c % 13] > POINTS[card % 13] for c in discards):
-        return Reason.KEEPS_MELD
-    return Reason.SHEDS_DEADWOOD
+        return Reason.KEEPS_MELD, None
+    return Reason.SHEDS_DEADWOOD, None

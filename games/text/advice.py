@@ -49,8 +49,11 @@ def levels_line() -> str:
     return _("Computer players: bot easy, bot normal or bot hard.")
 
 
-def reason_words(reason: str) -> str:
-    """Why, in a few words; a reason this release does not know reads as no reason."""
+def reason_words(reason: str, card: str = "") -> str:
+    """Why, in a few words, naming ``card`` where the reason is about a card the move
+    does not name; a reason this release does not know reads as no reason."""
+    if reason == Reason.AVOIDS_FEEDING and card:
+        return _("discarding %(card)s would leave a lower count but help what the opponent collects") % {"card": card}
     try:
         return str(REASON_WORDS[Reason(reason)])
     except (KeyError, ValueError):
@@ -60,14 +63,15 @@ def reason_words(reason: str) -> str:
 def team_words(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
     """What a computer partner says in team talk, without who says it."""
     if isinstance(notice, a.AdviceReason):
-        return _("I suggested %(move)s because %(why)s.") % {"move": notice.move, "why": reason_words(notice.reason)}
+        why = reason_words(notice.reason, notice.card)
+        return _("I suggested %(move)s because %(why)s.") % {"move": notice.move, "why": why}
     if isinstance(notice, a.NoAdviceYet):
         return _("I have suggested nothing yet this hand.")
     return _("Not %(suggested)s but %(played)s, %(points)s points better by my reckoning: %(why)s.") % {
         "suggested": notice.suggested,
         "played": notice.played,
         "points": number_format(notice.margin, decimal_pos=1),
-        "why": reason_words(notice.reason),
+        "why": reason_words(notice.reason, notice.card),
     }
 
 
@@ -83,7 +87,7 @@ def _hint(notice: a.Hint) -> str:
     return _("#%(code)s hint: %(move)s, because %(why)s.") % {
         "code": notice.code,
         "move": notice.move,
-        "why": reason_words(notice.reason),
+        "why": reason_words(notice.reason, notice.card),
     }
 
 

@@ -105,11 +105,11 @@ def advise_as_computer(table: Table) -> bool:
     level = table.seat(sitter).player.strength or Strength.NORMAL
     # Only hard chooses by the search; the others need it only for the words of the reason.
     seen = appraisal(table, level, None if level == Strength.HARD else QUICK_LOOK)
-    record_suggestion(table, table.seat(sitter).player, seen.choice, str(seen.reason))
+    record_suggestion(table, table.seat(sitter).player, seen.choice, str(seen.reason), named(seen))
     return True
 
 
-def record_suggestion(table: Table, sitter: Player, action: Action, reason: str = "") -> Suggested:
+def record_suggestion(table: Table, sitter: Player, action: Action, reason: str = "", card: str = "") -> Suggested:
     """The sitter's suggestion, waiting for the captain's ``accept``: the captain gets his
     table with it. A computer captain waiting for it reads it at once."""
     hand_row = table.hand_row
@@ -118,6 +118,8 @@ def record_suggestion(table: Table, sitter: Player, action: Action, reason: str 
     hand_row.suggestion_version = table.match.version
     hand_row.save(update_fields=["suggestion", "suggestion_version"])
     data = {"move": move, "reason": reason} if reason else {"move": move}
+    if card:
+        data["card"] = card
     state.append_event(table.match, LogEvent.Kind.SUGGESTION, hand_row, sitter, **data)
     captain = table.seat(table.position_of_role(Role.CAPTAIN))
     if table.computer_plays(captain.position):
@@ -145,7 +147,8 @@ def answer_why(table: Table, captain: Player) -> None:
     if last is None:
         notice = a.NoAdviceYet(code, sitter.display_name)
     else:
-        notice = a.AdviceReason(code, sitter.display_name, last["data"]["move"], last["data"].get("reason", ""))
+        said = last["data"]
+        notice = a.AdviceReason(code, sitter.display_name, said["move"], said.get("reason", ""), said.get("card", ""))
     tell_team(table, sitter, captain, notice)
 
 
@@ -181,8 +184,11 @@ def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
     if suggestion == seen.choice or margin <= ADVICE_MARGIN:
         return suggestion
     sitter = table.seat(table.position_of_role(Role.SITTER)).player
-    why = str(objection(mover_view(table), suggestion) or seen.reason)
-    notice = a.AdviceDeclined(table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, why)
+    wrong = objection(mover_view(table), suggestion)
+    why, card = (str(wrong), "") if wrong else (str(seen.reason), named(seen))
+    notice = a.AdviceDeclined(
+        table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, why, card
+    )
     tell_team(table, table.seat(table.mover).player, sitter, notice)
     return seen.choice
 
@@ -202,4 +208,9 @@ def hint(table: Table, player: Player) -> a.Hint:
     if position != table.mover and not advising:
         raise ServiceError(a.NothingToHint(code))
     seen = appraisal(table, HINT_LEVEL)
-    return a.Hint(code, str(seen.choice), str(seen.reason))
+    return a.Hint(code, str(seen.choice), str(seen.reason), named(seen))
+
+
+def named(seen: Appraisal) -> str:
+    """The card an appraisal's reason names, as the log and the notices keep it ("" if none)."""
+    return str(seen.card) if seen.card is not None else ""
