@@ -326,14 +326,14 @@ GIN3_LOBBY_BOT_OFFER_HOURS = float(os.environ.get("GIN3_LOBBY_BOT_OFFER_HOURS", 
 GIN3_LOBBY_DAYS = float(os.environ.get("GIN3_LOBBY_DAYS", "7"))
 GIN3_REMATCH_HOURS = float(os.environ.get("GIN3_REMATCH_HOURS", "24"))
 GIN3_AWAY_DAYS_PER_YEAR = float(os.environ.get("GIN3_AWAY_DAYS_PER_YEAR", "14"))
-# Computer partners (games/services/write/advice.py): a computer captain waits this long for
-# the suggestion of a person who sits out and advises (0: it never waits). A finished
-# hand's review (games/services/write/review.py) searches the moves of its people for at most
-# this long in all.
 # The seconds the hard level's search spends on a move (games/engine/search.py; empty:
 # the engine's default, which keeps a move under 0.3 s at the median).
 GIN3_HARD_SECONDS = float(os.environ["GIN3_HARD_SECONDS"]) if os.environ.get("GIN3_HARD_SECONDS") else None
+# Computer partners (games/services/write/advice.py): a computer captain waits this long for
+# the suggestion of a person who sits out and advises (0: it never waits).
 GIN3_ADVICE_WAIT_SECONDS = float(os.environ.get("GIN3_ADVICE_WAIT_SECONDS", "30"))
+# A finished hand's review (games/services/write/review.py) searches the moves of its people
+# for at most this long in all, on the review queue's worker.
 GIN3_REVIEW_SECONDS = float(os.environ.get("GIN3_REVIEW_SECONDS", "30"))
 
 # Telegram: the bot's token from @BotFather; a self-hosted Bot API server (or a
