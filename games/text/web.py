@@ -73,6 +73,7 @@ def page_words() -> dict[str, str]:
         "accept": _("accept %(move)s"),
         "suggests": _("Sitter suggests: %(move)s (accept plays it)"),
         "you_suggested": _("You suggested: %(move)s"),
+        "accepted": _("You played the sitter's suggestion: %(move)s"),
         "you": _("(you)"),
         "computer": _("computer"),
         "autopilot": _("a computer plays in their place"),

@@ -155,6 +155,7 @@ def test_a_whole_hand_is_played_by_tapping_for_the_captain_the_box_and_the_sitte
     captain.shows(match)
     assert "pass" in captain.text("[data-suggestion]")
     captain.play("[data-suggestion] button")  # the captain accepts
+    captain.tab.locator("[data-said]", has_text="You played the sitter's suggestion: pass").wait_for(timeout=5000)
     box.shows(match)
     assert "take the upcard" in box.text("[data-status]")
     box.play("[data-pile] button")  # the box takes the upcard by tapping the pile

@@ -155,18 +155,19 @@
     haptic("notification", "error");
   }
 
-  /* A command, exactly as typed; sent again after a lost connection with the same key. */
-  function play(command, withVersion) {
+  /* A command, exactly as typed; sent again after a lost connection with the same key.
+     ``done``: what to say once it is done, where the answer says nothing. */
+  function play(command, withVersion, done) {
     if (busy || !data) return;
     var version = withVersion === false || !data.table ? null : data.table.version;
     busy = true;
     haptic("impact", "light");
     showSaid(W.sending, false);
     render();
-    send({ command: command, version: version, key: newKey() }, 0);
+    send({ command: command, version: version, key: newKey() }, 0, done);
   }
 
-  function send(body, attempt) {
+  function send(body, attempt, done) {
     post(config.urls.play, body)
       .then(function (response) {
         unsent = false;
@@ -179,7 +180,7 @@
             if (response.status === 403) stopped = true;
           } else {
             selected = "";
-            showSaid(answer.said || "", false);
+            showSaid(answer.said || done || "", false);
           }
           render();
           return refresh();
@@ -187,7 +188,7 @@
       }, function () {
         unsent = true;
         offline();
-        setTimeout(function () { send(body, attempt + 1); }, Math.min(MAX_WAIT, 1000 * Math.pow(2, attempt)));
+        setTimeout(function () { send(body, attempt + 1, done); }, Math.min(MAX_WAIT, 1000 * Math.pow(2, attempt)));
       });
   }
 
@@ -359,7 +360,8 @@
       var accept = make("button", "tp-action primary", say(W.accept, { move: commandText(t.suggestion) }));
       accept.type = "button";
       accept.disabled = busy;
-      accept.addEventListener("click", function () { play("accept"); });
+      var accepted = say(W.accepted, { move: commandText(t.suggestion) });
+      accept.addEventListener("click", function () { play("accept", true, accepted); });
       box.appendChild(accept);
     }
   }
