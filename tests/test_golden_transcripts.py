@@ -2,7 +2,7 @@
 
 Why: what a player reads is the product. A scripted match (fixed decks, a
 fixed cut, a fixed clock) is played through ``handle`` on each channel, in
-English and in Hebrew (right to left); every message each player gets, as the
+every language of the site (Hebrew right to left); every message each player gets, as the
 channel would send it, is compared with the transcript checked in under
 tests/golden/. Any change to what players read then shows in review as a
 change to those files. To accept a change on purpose, run the tests with
@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.utils import timezone
 
 from bot.backends.telegram import edit_target, stale_buttons
@@ -71,7 +72,14 @@ class Clock:
 
 
 def players_on(channel: str, language: str) -> list[Player]:
-    names = {"en": ("Alice", "Bob", "Carol"), "he": ("אלה", "בני", "כרמל")}[language]
+    names = {
+        "en": ("Alice", "Bob", "Carol"),
+        "he": ("אלה", "בני", "כרמל"),
+        "lt": ("Aistė", "Bronius", "Dalia"),
+        "mk": ("Ана", "Боро", "Цвета"),
+        "mr": ("अनिता", "भरत", "कविता"),
+        "ms": ("Aisyah", "Badrul", "Siti"),
+    }[language]
     made = []
     for number, name in enumerate(names):
         if channel == "telegram":
@@ -184,7 +192,16 @@ def transcript(read: dict[str, list[str]]) -> str:
     return "\n\n".join(f"== {name}\n" + "\n".join(lines) for name, lines in read.items()) + "\n"
 
 
-@pytest.mark.parametrize("language", ["en", "he"])
+# English and Hebrew (right to left) are read on every database: the order of what a player
+# reads is the database's order. The other languages change the words only: SQLite alone.
+ON_EVERY_DATABASE = ("en", "he")
+LANGUAGES = [
+    pytest.param(code, marks=() if code in ON_EVERY_DATABASE else pytest.mark.any_database)
+    for code, _name in settings.LANGUAGES
+]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("channel", ["terminal", "telegram", "sms"])
 def test_the_golden_transcript_of_a_scripted_match(channel, language, monkeypatch, db):
     got = transcript(play_script(channel, language, monkeypatch))
