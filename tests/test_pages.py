@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from itertools import pairwise
 
 import pytest
+from django.conf import settings
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
@@ -152,6 +153,23 @@ def test_player_page_shows_rating_chart_totals_matches_and_head_to_head(client):
     ]
     assert rivals[:2] == [("Bob", 4, 3, 1), ("Cy", 3, 3, 0)]
     assert reverse("games:player", args=[bob.pk]) in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", [code for code, _name in settings.LANGUAGES])
+def test_a_charts_drawing_writes_its_numbers_with_a_dot_in_every_language(client, language):
+    """Lithuanian and Macedonian write 210,0: in an SVG attribute that drew no gridlines
+    and cut the end labels to one digit."""
+    ann, bob, cy = people("Ann", "Bob", "Cy")
+    finished_match([ann, bob, cy], [100, 40, 10], ann)
+    html = client.get(reverse("games:player", args=[ann.pk]), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    svg = html[html.index('<svg class="chart"') : html.index("</svg>")]
+    number = r"-?\d+(?:\.\d+)?"
+    coordinates = re.findall(r' (?:x1|x2|y1|y2|cx|cy|x|y)="([^"]*)"', svg)
+    points = [pair for found in re.findall(r' points="([^"]*)"', svg) for pair in found.split()]
+    assert coordinates and points
+    assert [value for value in coordinates if not re.fullmatch(number, value)] == []
+    assert [pair for pair in points if not re.fullmatch(f"{number},{number}", pair)] == []
 
 
 @pytest.mark.django_db
