@@ -446,6 +446,17 @@ def test_lobby_match_page_shows_who_is_waiting_and_how_to_join(client, ann):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("username", "says"), [("", "To join, send:"), ("gin3_bot", "Join on Telegram</a> · or send:")]
+)
+def test_a_lobby_match_page_says_or_only_after_a_telegram_link(client, ann, settings, username, says):
+    settings.TELEGRAM_BOT_USERNAME = username
+    handle(ann, "new", "terminal")
+    html = get(client, "match", Match.objects.get(seats__player=ann).code)
+    assert says in html and html.count("or send:") == (1 if username else 0)
+
+
+@pytest.mark.django_db
 def test_a_match_aborted_before_anyone_sat_says_so_rather_than_an_empty_table(client):
     Match.objects.create(code="GONE", status=Match.Status.ABORTED)
     html = get(client, "match", "GONE")
