@@ -39,7 +39,7 @@ from .offers import Buttons, button_words, offer_buttons, offer_line
 from .sentences import sentence
 from .sms import compact
 from .style import SMS, TELEGRAM, Style, style_for
-from .tables import public_table_text, result_text, sms_table, table_buttons, table_text
+from .tables import public_table_text, result_text, sms_result, sms_table, table_buttons, table_text
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,12 @@ def render(content: Content, channel: str) -> Rendered:
             return Rendered(sms_table(content))
         text = table_text(content, style)
         return Rendered(isolate(text, get_language()), _labels_isolated(table_buttons(content), channel))
-    text = style.text(button_words(content)) if channel == TELEGRAM and button_words(content) else words(content, style)
+    if channel == SMS and isinstance(content, ResultView):
+        text = sms_result(content)
+    elif channel == TELEGRAM and button_words(content):
+        text = style.text(button_words(content))
+    else:
+        text = words(content, style)
     if channel != TELEGRAM and (line := offer_line(content)):
         text += "\n" + line
     buttons = _labels_isolated(offer_buttons(content), channel)

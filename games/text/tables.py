@@ -68,6 +68,18 @@ def sms_table(view: TableView) -> str:
     return next(text for text in texts if fits(text, fewest))
 
 
+def sms_result(view: ResultView) -> str:
+    """The hand's result by SMS, without the next hand's roles when leaving them out
+    saves a segment: two layoffs and a long name took a result to 307 characters, one
+    more than two segments hold. Each player's next table shows his part all the same
+    (his move, his advice, or whose move it is)."""
+    whole = compact(result_text(view, SMS_STYLE))
+    if not view.next_roles or fits(whole, 2):
+        return whole
+    shorter = compact(result_text(replace(view, next_roles={}), SMS_STYLE))
+    return shorter if segments(shorter).count < segments(whole).count else whole
+
+
 def turns_text(moves: Iterable[MoveView], style: Style) -> list[str]:
     """A player's moves in a row share a line, a discard in the short form players
     type, and how the moves were made is said once: ``Bo: draw, d 7h (automatic: time ran out)``."""
