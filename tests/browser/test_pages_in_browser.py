@@ -512,7 +512,7 @@ def test_the_match_page_marks_a_persons_move_the_hard_level_would_have_played_ot
         page.tab.click('[data-go="next"]')
     said = page.tab.locator("p[data-said]").inner_text()
     assert "the hard level would have played" in said and f"{first['points']:+.1f} points" in said
-    page.tab.click("details.all-moves summary")
+    assert page.tab.locator("details.all-moves").get_attribute("open") is not None, "marks are not folded away"
     marked = page.tab.locator("[data-steps] li:has([data-review])")
     assert marked.count() == len(row.review["marks"])
     assert marked.nth(0).is_visible() and page.tab.locator("[data-review-note]").is_visible()

@@ -70,7 +70,10 @@
       show(moves[go]());
     });
     box.hidden = false;
-    details.querySelector("details.all-moves").open = false;
+    /* The replay shows the moves one by one; the whole list stays open only where the
+       review marked a move, which folded away went unseen. */
+    var all = details.querySelector("details.all-moves");
+    all.open = all.querySelector("[data-review]") !== null;
     show(0);
   });
 
