@@ -535,6 +535,16 @@ def test_the_lobby_says_anyone_can_play_in_a_terminal_with_make_play(client, ann
 
 
 @pytest.mark.django_db
+def test_the_lobbys_commands_are_isolated_in_a_right_to_left_page(client):
+    """In Hebrew 'bot easy, bot normal או bot hard' came out with its words shuffled."""
+    hebrew = client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE="he").content.decode()
+    english = client.get(reverse("games:lobby"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "\u2066bot easy, bot normal\u2069" in hebrew and "\u2066make play\u2069" in hebrew
+    assert "\u2066new open\u2069" in hebrew
+    assert "\u2066" not in english
+
+
+@pytest.mark.django_db
 def test_lobby_says_each_matchs_time_a_move_as_the_messages_do(client, ann):
     handle(ann, "new 1h to 150", "terminal")
     handle(terminal_player("bea", "Bea"), "new 3d", "terminal")

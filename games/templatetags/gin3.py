@@ -13,11 +13,12 @@ from django.utils import timezone
 from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from games.contract.tables import Automatic
 from games.engine import Card, parse_cards
+from games.text.bidi import isolate
 from games.text.style import ROLE_NAMES, duration_text
 
 register = template.Library()
@@ -58,6 +59,14 @@ def cards(values: Iterable[Card | str]) -> SafeString:
 def meld(values: Iterable[Card | str]) -> SafeString:
     """A meld's cards, together, as the arrangements on the page draw them."""
     return format_html('<span class="meld">{}</span>', cards(values))
+
+
+@register.filter
+def isolated(sentence: str) -> str:
+    """A sentence that names commands (``bot easy``, ``make play``), for a right-to-left
+    reader with each run of them isolated (``games.text.bidi``): in Hebrew the words of
+    ``bot easy, bot normal`` changed places with the sentence's own."""
+    return isolate(str(sentence), get_language())
 
 
 @register.filter
