@@ -173,6 +173,14 @@ def test_a_charts_drawing_writes_its_numbers_with_a_dot_in_every_language(client
 
 
 @pytest.mark.django_db
+def test_a_match_still_waiting_for_players_says_so_among_a_players_matches(client, ann):
+    """It was listed under 'Playing now' with a score of 0 like a match under way."""
+    handle(ann, "new", "terminal")
+    now = get(client, "player", ann.pk).split('id="now"')[1].split("</section>")[0]
+    assert '<span class="tag">Waiting for players</span>' in now
+
+
+@pytest.mark.django_db
 def test_a_rating_that_rose_after_a_lost_match_is_explained(client):
     """Two lost matches, and the rating rose: the page said nothing of why."""
     ann, bob, cy = people("Ann", "Bob", "Cy")
