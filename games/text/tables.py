@@ -58,14 +58,9 @@ def sms_table(view: TableView) -> str:
     skips = range(1, len(view.last_moves) + 1)
     variants += [(replace(plain, last_moves=view.last_moves[skip:]), 1, True, False) for skip in skips]
     variants.append((replace(plain, last_moves=()), 1, False, False))
-    texts = []
-    for shown, knocks, deadline, scores in variants:
-        text = compact(table_text(shown, SMS_STYLE, knocks, deadline, scores))
-        if fits(text, 1):
-            return text  # the first that fits one segment: no later variant can take fewer
-        texts.append(text)
-    fewest = min(segments(text).count for text in texts)
-    return next(text for text in texts if fits(text, fewest))
+    return _fewest_segments(
+        compact(table_text(shown, SMS_STYLE, knocks, deadline, scores)) for shown, knocks, deadline, scores in variants
+    )
 
 
 def sms_result(view: ResultView) -> str:
@@ -73,11 +68,20 @@ def sms_result(view: ResultView) -> str:
     saves a segment: two layoffs and a long name took a result to 307 characters, one
     more than two segments hold. Each player's next table shows his part all the same
     (his move, his advice, or whose move it is)."""
-    whole = compact(result_text(view, SMS_STYLE))
-    if not view.next_roles or fits(whole, 2):
-        return whole
-    shorter = compact(result_text(replace(view, next_roles={}), SMS_STYLE))
-    return shorter if segments(shorter).count < segments(whole).count else whole
+    shown = (view, replace(view, next_roles={})) if view.next_roles else (view,)
+    return _fewest_segments(compact(result_text(each, SMS_STYLE)) for each in shown)
+
+
+def _fewest_segments(texts: Iterable[str]) -> str:
+    """The first of ``texts`` (the most complete first) that takes the fewest SMS
+    segments; they are rendered only until one fits a single segment."""
+    seen = []
+    for text in texts:
+        if fits(text, 1):
+            return text  # no later text can take fewer
+        seen.append(text)
+    fewest = min(segments(text).count for text in seen)
+    return next(text for text in seen if fits(text, fewest))
 
 
 def turns_text(moves: Iterable[MoveView], style: Style) -> list[str]:
