@@ -248,12 +248,12 @@ def eager(settings):
 
 
 def test_a_game_left_alone_finishes_by_itself(db, eager, clock):
-    """One human who never moves and two computer players, five minutes a move: every
+    """One human who never moves and two computer players, five minutes a move, to 50: every
     few seconds the clock scan alone plays the computers' moves (their follow-ups are
     never published here), reminds the human, times him out, and after three missed
     turns hands his seat to a computer; the sweep delivers what was written."""
     tess = telegram_player(user_id=7001, chat_id=7001, name="Tess")
-    code = code_in(handle(tess, "new 5m", "telegram"))
+    code = code_in(handle(tess, "new 5m to 50", "telegram"))
     handle(tess, "bot", "telegram")
     handle(tess, "bot", "telegram")
     match = Match.objects.get(code=code)
