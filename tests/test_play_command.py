@@ -266,7 +266,7 @@ def test_the_end_of_a_match_played_to_its_target_says_again_once():
     """Its final result offers to play it again; the terminal's own line after it did too."""
     ann = terminal("ann")
     match = running_match(ann)
-    match.seats.update(score=49)  # to 100: the next hand with a winner ends it
+    match.seats.update(score=99)  # to 100: the next hand with a winner ends it
 
     def play_well(prompt: str = "") -> str:
         current = refresh(match)
