@@ -32,7 +32,6 @@ from tests.telegram_harness import (
     choose,
     current_hand,
     deliver_all,
-    fixed_deals,
     table_of,
 )
 
@@ -97,59 +96,6 @@ def assert_nothing_said_twice(tg: FakeTelegram) -> None:
     for chat, texts in by_chat.items():
         repeats = [text for earlier, text in pairwise(texts) if earlier == text]
         assert not repeats, f"chat {chat} got twice in a row: {repeats[0]!r}"
-
-
-@pytest.mark.any_database
-@pytest.mark.slow
-@pytest.mark.django_db(transaction=True)
-def test_three_players_play_a_match_to_the_target_by_text_and_buttons(tg, people, monkeypatch):
-    fixed_deals(monkeypatch, seed=45)  # three hands, about fifty moves
-    people.say(tg.user(1001, "Alice", "alice"), "/start")
-    assert "You are in no match. new starts one" in tg.last_message_to(1001).plain_text
-    match, users = start_match(tg, people)
-    check = VisibilityCheck(tg)
-    with_cards = check()
-    presses = turn = 0
-    suggested = False
-    while True:
-        match.refresh_from_db()
-        if match.status != Match.Status.RUNNING:
-            break
-        hand_row = match.hands.order_by("-number").first()
-        seats = {seat.position: seat.player for seat in match.seats.select_related("player")}
-        player = seats[match.turn_seat]
-        user = users[player.telegram_user_id]
-        message = table_of(tg, user)
-        if not suggested and match.turn_seat == hand_row.captain:
-            # The sitter advises by a button; the captain accepts by another.
-            sitter = users[seats[hand_row.sitter].telegram_user_id]
-            advice = table_of(tg, sitter)
-            suggestion = choose(match, [data.replace(" suggest", "", 1) for data in advice.callback_data])
-            people.press(sitter, suggestion.replace(" ", " suggest ", 1), advice)
-            table = table_of(tg, user)
-            assert "Sitter suggests" in table.plain_text
-            people.press(user, table.button(f"accept {suggestion.split(' ', 1)[1]}"), table)
-            presses += 2
-            suggested = True
-        elif user.id == 1001 or (user.id == 1003 and turn % 2):
-            people.press(user, choose(match, message.callback_data), message)
-            presses += 1
-        else:
-            people.say(user, typed(choose(match, message.callback_data), turn))
-        turn += 1
-        with_cards += check()
-        assert turn < 1000
-    match.refresh_from_db()
-    assert match.status == Match.Status.FINISHED
-    assert match.seats.get(player=match.winner).score >= 50
-    assert match.hands.count() == 3  # everyone had every role
-    for user_id in users:
-        assert any("wins the match" in m.plain_text for m in tg.messages_to(user_id))
-    assert with_cards > turn  # the check saw the cards of every table it let through
-    assert len(tg.callback_answers) == presses
-    assert tg.violations == []
-    assert_nothing_said_twice(tg)
-    assert {"draw", "discard", "knock", "new", "join"} <= {command["command"] for command in tg.commands}
 
 
 @pytest.mark.django_db(transaction=True)
