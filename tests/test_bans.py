@@ -44,7 +44,7 @@ def test_a_ban_reaches_a_terminal_session_that_is_already_open():
             moderation.ban(Player.objects.get(pk=ann.pk), "root", "abuse")
         return line
 
-    session = play("--name", "ann", typist=typist)
+    session = play("--name", "ann", "--computers", "0", typist=typist)  # no match for computers to play out
     assert matches_created_by(ann) == before_the_ban[0]
     assert session.text.count(BAN_NOTICE) >= 4  # new, bot, bot, status: each refused
 
