@@ -98,8 +98,14 @@ def play_match(tg: FakeTelegram, people: Players, monkeypatch) -> tuple[Match, d
             if stale:
                 old_buttons.append((turn, chat_id, stale))
         assert turn < 1000
-    played = {"users": users, "calls": tg.calls[start:], "old_buttons": old_buttons}
-    return match, played | {"turns": turn, "presses": presses, "with_cards": with_cards}
+    return match, {
+        "users": users,
+        "calls": tg.calls[start:],
+        "old_buttons": old_buttons,
+        "turns": turn,
+        "presses": presses,
+        "with_cards": with_cards,
+    }
 
 
 @pytest.mark.slow
