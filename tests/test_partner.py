@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 from bot.terminal.worker import do_due_work
 from games.contract.advice import AdviceDeclined, AdviceReason
 from games.engine import DECK, Role, parse_action
-from games.engine.advice import Appraisal, Reason
+from games.engine.advice import Appraisal, Reason, appraise
 from games.models import Event, Hand, Match, Outbox, Player, Strength
 from games.services import handle
 from games.services.plumbing import state
@@ -589,6 +589,49 @@ def test_the_review_never_marks_a_move_the_hard_computer_sitter_suggested(alice,
     assert review.review_hand(row.pk)
     row.refresh_from_db()
     assert row.review["marks"] == []
+
+
+@pytest.mark.any_database  # what the search chooses, not how it is stored
+def test_the_review_names_the_move_her_hint_named_and_never_marks_a_hint_she_followed(alice, settings, monkeypatch):
+    """She asked for a hint at each of her moves and followed every other one: the review
+    searches each position as the hint did (the same worlds, the same budget), so its
+    choice is the hint's everywhere, a mark falls only on a move against the hint and
+    names the hint's move. With a tenth of a second the search overrules the normal
+    level's choice here and there, where another seed or budget would not."""
+    settings.GIN3_HARD_SECONDS = 0.1
+    choices: list[str] = []
+
+    def recorded(*args, **kwargs):
+        seen = appraise(*args, **kwargs)
+        choices.append(str(seen.choice))
+        return seen
+
+    monkeypatch.setattr(review, "appraise", recorded)
+    match = new_match(alice, "", "")
+    positions = 0
+    while positions < 16:
+        row = hand_row(match)
+        hints: dict[int, str] = {}
+        while not row.is_over:
+            match = refresh(match)
+            if mover(match) != alice:
+                assert computer_moves.play_computer_move(match.pk)
+            else:
+                index = row.events.filter(kind=Event.Kind.MOVE).count()
+                hinted = re.fullmatch(rf"#{match.code} hint: (.+), because .+\.", handle(alice, "hint", "terminal"))
+                assert hinted
+                hints[index] = hinted[1]
+                handle(alice, hinted[1] if len(hints) % 2 else str(best_action(match)), "terminal")
+            row.refresh_from_db()
+        choices.clear()
+        assert review.review_hand(row.pk)
+        row.refresh_from_db()
+        assert row.review["complete"] and choices == list(hints.values())
+        followed = list(hints)[::2]
+        for mark in row.review["marks"]:
+            assert mark["index"] not in followed and mark["better"] == hints[mark["index"]]
+        positions += len(hints)
+        match = refresh(match)
 
 
 def test_a_running_hand_is_not_reviewed(alice):

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from games.engine import DECK, Discard, Draw, Knock, Options, Pass, Phase, Role, Take, deal, parse_cards
+from games.engine import DECK, Discard, Draw, Knock, Options, Pass, Phase, Role, Take, deal, parse_action, parse_cards
 from games.engine.advice import Appraisal, Reason, appraise, objection, reason_for
 from games.engine.bots import BotView, RandomBot, StrongBot, bot_view
 from games.engine.cards import mask_of
@@ -335,6 +335,32 @@ def test_a_suggestion_that_breaks_a_run_is_seen_to_cost_more_than_a_computer_cap
     for seed in range(12, 24):
         appraisal = appraise(view, "hard", random.Random(seed), weigh=[breaks_the_run])
         assert appraisal.values[appraisal.choice] - appraisal.values[breaks_the_run] > ADVICE_MARGIN, seed
+
+
+def position(seed: int, moves: int):
+    """The view of the player to move after ``moves`` events of the hand dealt from ``seed``,
+    both players playing as the normal level does."""
+    hand, log = deal(random.Random(seed).sample(DECK, 52)), []
+    bot = StrongBot(random.Random(seed))
+    while len(log) < moves:
+        hand, events = hand.apply(bot.choose(bot_view(hand, hand.to_move, log)))
+        log = log + events
+    return bot_view(hand, hand.to_move, log)
+
+
+@pytest.mark.parametrize(
+    ("seed", "moves", "played"), [(3, 17, "discard Kd"), (12, 11, "discard 5h"), (15, 15, "discard Jh")]
+)
+def test_valuing_the_move_he_played_does_not_change_hards_choice(seed, moves, played):
+    """A review values the move a person played beside hard's choice, and must name the
+    move a hint named in that position: here, when the played move's playouts counted
+    against the budget, fewer worlds were tried and hard chose another move."""
+    view = position(seed, moves)
+    rng_seed = f"{seed}:{moves}"
+    alone = appraise(view, rng=random.Random(rng_seed), budget=0.1)
+    beside = appraise(view, rng=random.Random(rng_seed), budget=0.1, weigh=[parse_action(played)])
+    assert beside.choice == alone.choice
+    assert beside.values[alone.choice] == alone.values[alone.choice]
 
 
 @pytest.mark.parametrize(

@@ -88,8 +88,10 @@ def appraise(
     level's own choice) are played in every deal the budget allows; the
     others in the first ``search.FIRST_WORLDS`` only, so their values are
     rougher: a few points either way. ``weigh`` names moves to value as closely
-    as those, without making them the level's choice: the move a person suggested
-    or played, when what it costs is to be told him. ``rng`` is the only chance
+    as those, without making them the level's choice or changing it (their
+    playouts are not charged to the budget): the move a person suggested or
+    played, when what it costs is to be told him, against the very choice a
+    ``hint`` gave him in that position. ``rng`` is the only chance
     used (a fixed seed when None), so an appraisal repeats; ``budget`` is the
     search's seconds (``search.DEFAULT_BUDGET`` when None).
     """
@@ -99,8 +101,7 @@ def appraise(
     if name != "hard":
         own = make_strategy(name, rng).choose(view)
         short_list = [own] + [action for action in short_list if action != own]
-    searched = list(dict.fromkeys([*short_list, *weigh]))
-    results, finalists = search(view, rng, budget, searched, value_all=True)
+    results, finalists = search(view, rng, budget, short_list, value_all=True, also=weigh)
     choice = preferred(results, short_list) if name == "hard" else short_list[0]
     values = MappingProxyType(dict(summary(results, finalists).values))
     return Appraisal(choice, values, *reason_for(view, choice, values))

@@ -438,6 +438,7 @@ def search(
     budget: float | None = None,
     candidates: Sequence[Action] | None = None,
     value_all: bool = True,
+    also: Sequence[Action] = (),
 ) -> tuple[dict[Action, list[float]], list[Action]]:
     """Each action searched with its utility in each world (the worlds in the
     same order for all), and the actions searched to the end.
@@ -447,6 +448,10 @@ def search(
     legal actions, when ``value_all``, only in the first ``FIRST_WORLDS``.
     Without, every action is played in the first worlds, then the
     ``FINALISTS`` best and every knock (cheap: it is only scored) go on.
+    ``also`` names legal actions to play in every world as well, their
+    playouts not charged to the budget: the worlds, and so the choice among
+    the others, are the same as without them (a review values the move a
+    person played beside the choice ``hint`` gave him).
     """
     actions = list(view.legal_actions)
     if not actions:
@@ -469,14 +474,15 @@ def search(
 
     finalists = list(candidates) if candidates else None
     first = actions if value_all or not finalists else finalists
-    results: dict[Action, list[float]] = {action: [] for action in first}
+    extra = [action for action in dict.fromkeys(also) if action in actions]
+    results: dict[Action, list[float]] = {action: [] for action in dict.fromkeys([*first, *extra])}
     active = list(first)
     spent = 0.0
     worlds = 0
     while worlds < MAX_WORLDS and (worlds < FIRST_WORLDS or spent < budget_turns):
         if worlds == FIRST_WORLDS:
             active = finalists or _finalists(results, active)
-            if len(active) == 1:
+            if len(active) == 1 and not extra:
                 break
         for _ in range(RESAMPLES):
             held, stock = _sample_world(weights, hidden, draws, rng)
@@ -488,8 +494,11 @@ def search(
             points, turns = _play(action, view, mine, opponent, list(stock), rules)
             results[action].append(utility(points))
             spent += turns
+        for action in extra:
+            if action not in active:
+                results[action].append(utility(_play(action, view, mine, opponent, list(stock), rules)[0]))
         worlds += 1
-    return results, active
+    return results, [*active, *(action for action in extra if action not in active)]
 
 
 def candidates(view: BotView, normal: StrongBot) -> list[Action]:

@@ -22,6 +22,7 @@ from games.contract.moves import Suggested
 from games.engine import Action, Event, Role, parse_action
 from games.engine.advice import Appraisal, appraise, objection
 from games.engine.bots import BotView, bot_view
+from games.engine.search import DEFAULT_BUDGET
 from games.models import Event as LogEvent
 from games.models import Outbox, Player, Strength
 from games.services.errors import ServiceError
@@ -58,15 +59,22 @@ def mover_view(table: Table) -> BotView:
 
 
 def chance(table: Table, level: str) -> random.Random:
-    """A computer's chance, seeded by the hand and the match's version: a task run
-    twice chooses the same."""
-    return random.Random(f"{table.hand_row.commitment}:{table.match.version}:{level}")
+    """A computer's chance for the move to make now (``position_chance``)."""
+    return position_chance(table.hand_row.commitment, len(table.moves), level)
 
 
-def search_budget() -> float | None:
-    """The seconds the hard level's search may spend on a move (``GIN3_HARD_SECONDS``;
-    None: the engine's own default)."""
-    return settings.GIN3_HARD_SECONDS
+def position_chance(commitment: str, moves: int, level: str) -> random.Random:
+    """The chance of a computer of ``level`` in a position: the hand (its commitment)
+    after ``moves`` moves. A task run twice chooses the same; and a hint, a hard
+    sitter's suggestion, a hard player's move and the review of that position all
+    search the same worlds, so they name the same move (with the same budget)."""
+    return random.Random(f"{commitment}:{moves}:{level}")
+
+
+def search_budget() -> float:
+    """The seconds the hard level's search may spend on a move (``GIN3_HARD_SECONDS``,
+    else the engine's own default)."""
+    return DEFAULT_BUDGET if settings.GIN3_HARD_SECONDS is None else settings.GIN3_HARD_SECONDS
 
 
 def appraisal(table: Table, level: str, budget: float | None = None, weigh: Sequence[Action] = ()) -> Appraisal:

@@ -5,7 +5,10 @@ It runs in the background once the hand has ended (``games.tasks.review_hand``, 
 the review queue), within ``GIN3_REVIEW_SECONDS`` in all, and is stored once on the
 hand row: a task that runs twice computes again and stores nothing. Each move is
 judged from the view its player had then (``bot_view``), never from the cards he could
-not see; the page shows the review only with the hand's cards, once the hand is over.
+not see, by the search a ``hint`` ran there: the same chance (``advice.position_chance``)
+and, while the review's time allows, the same budget, so that a mark names the move a
+hint named and never marks a move that followed one. The page shows the review only
+with the hand's cards, once the hand is over.
 
 A mark is a claim that he could have done better, so it is made only when the move he
 played, valued in every deal the search tried, falls at least ``REVIEW_MARGIN`` short
@@ -14,7 +17,6 @@ of hard's choice, and never on a move a hard computer sitter had suggested to hi
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Collection
 
@@ -25,7 +27,7 @@ from games.engine.advice import appraise
 from games.engine.bots import bot_view
 from games.models import Event as LogEvent
 from games.models import Hand as HandRow
-from games.services.write.advice import HINT_LEVEL
+from games.services.write.advice import HINT_LEVEL, position_chance, search_budget
 
 SHORTEST_LOOK = 0.02  # seconds: a move left less than this is not judged (the review is partial)
 # Points a move must cost, by the evaluation, to be marked: a few tenths are within what
@@ -79,8 +81,9 @@ def _review(hand_row: HandRow, budget: float) -> dict:
             else:
                 role = hand.to_move
                 view = bot_view(hand, role, log, {role: scores[role], role.opponent: scores[role.opponent]})
-                rng = random.Random(f"{hand_row.commitment}:review:{index}")
-                seen = appraise(view, HINT_LEVEL, rng, left / remaining, weigh=(action,))
+                rng = position_chance(hand_row.commitment, index, HINT_LEVEL)
+                budget = min(search_budget(), left / remaining)
+                seen = appraise(view, HINT_LEVEL, rng, budget, weigh=(action,))
                 gain = seen.values[seen.choice] - seen.values[action]
                 if gain >= REVIEW_MARGIN:
                     mark = {"index": index, "better": str(seen.choice), "points": round(gain, 1)}
