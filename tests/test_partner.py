@@ -685,7 +685,8 @@ def test_the_match_page_shows_the_review_of_a_finished_hand_only(alice, client):
 
 def test_a_review_mark_names_the_card_to_take_and_reads_in_the_readers_language(alice, client):
     """A mark for a take named no card ('would have played take'); in Lithuanian its points
-    read '22.5' for '22,5'; in Hebrew the English move and the points traded places."""
+    read '22.5' for '22,5'; in Hebrew the points traded places with what came before them.
+    The move is in the reader's words, not the command he types ('take')."""
     row = finished_hand(alice)
     index = next(i for i, e in enumerate(row.events.filter(kind="move").order_by("seq")) if e.actor == alice)
     Hand.objects.filter(pk=row.pk).update(
@@ -693,11 +694,32 @@ def test_a_review_mark_names_the_card_to_take_and_reads_in_the_readers_language(
     )
     url = reverse("games:match", args=[row.match.code]) + f"?hand={row.number}"
     english = client.get(url).content.decode()
-    assert re.search(r"would have played <bdi>take <span class=\"card red\" title=\"10 hearts\">10", english), english
+    assert re.search(r"would have taken <span class=\"card red\" title=\"10 hearts\">10.*from the pile: <bdi>", english)
     lithuanian = client.get(url, HTTP_ACCEPT_LANGUAGE="lt").content.decode()
-    assert "<bdi>+22,5</bdi> taško" in lithuanian
+    assert re.search(r"būtų paėmęs <span[^>]*>10.* iš krūvos: <bdi>\+22,5</bdi> taško", lithuanian)
     hebrew = client.get(url, HTTP_ACCEPT_LANGUAGE="he").content.decode()
-    assert re.search(r"<bdi>take <span[^>]*>10.*</bdi>: <bdi>\+22.5</bdi>", hebrew)
+    assert re.search(r"הייתה לוקחת את <span[^>]*>10.*מהערימה: <bdi>\+22.5</bdi>", hebrew)
+
+
+def test_a_review_mark_on_a_knock_says_to_play_on_and_why(alice, client):
+    """'knocks, discarding 5h — the hard level would have played discard 5h' meant: the same
+    discard without knocking, and did not say why. It says both now."""
+    row = finished_hand(alice)
+    moves = [event.data["move"] for event in row.events.filter(kind="move").order_by("seq")]
+    index = next(i for i, move in enumerate(moves) if move.startswith("knock"))
+    better = moves[index].replace("knock", "discard")
+    Hand.objects.filter(pk=row.pk).update(
+        review={"marks": [{"index": index, "better": better, "points": 4.0, "why": "undercut_risk"}]}
+    )
+    page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={row.number}").content.decode()
+    said = re.search(r"data-review>— (.*?)</span>\s*</li>", page, re.S)
+    assert said
+    text = re.sub(r"<[^>]+>", "", said[1])
+    assert re.fullmatch(
+        r"the hard level would have discarded \S+ without knocking: \+4\.0 points by its evaluation, "
+        r"because a knock was open, but the opponent may be as low: an undercut",
+        text,
+    ), text
 
 
 def test_help_offers_hint_only_against_computers(match_vs_computers, alice, match3):

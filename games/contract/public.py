@@ -55,11 +55,15 @@ class PublicTableView:
 class ReviewMark:
     """A person's move of a finished hand where the hard level would have played
     ``better``, worth ``points`` more for him by its evaluation; ``card``: the pile's
-    card when ``better`` takes it."""
+    card when ``better`` takes it; ``why``: the reason for its choice (an
+    ``engine.advice.Reason``, "" in a review stored without one) and ``why_card``
+    the card the reason names, if any."""
 
     better: str
     points: float
     card: str = ""
+    why: str = ""
+    why_card: str = ""
 
 
 @dataclass(frozen=True)

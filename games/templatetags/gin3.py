@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.contract.tables import Automatic
 from games.engine import Card, parse_cards
+from games.text.advice import reason_words
 from games.text.bidi import isolate
 from games.text.style import ROLE_NAMES, duration_text
 
@@ -138,24 +139,38 @@ def move(value) -> SafeString:
     return format_html('{} <span class="muted small">{}</span>', words, note) if note else words
 
 
-REVIEW_WORDS = _("the hard level would have played %(move)s: %(points)s points by its evaluation")
+# What the hard level would have played instead of a person's move, by its kind; "play_on":
+# a discard where he knocked.
+REVIEW_CHOICES = {
+    "pass": _("the hard level would have passed on the upcard"),
+    "take": _("the hard level would have taken %(card)s from the pile"),
+    "draw": _("the hard level would have drawn from the stock"),
+    "discard": _("the hard level would have discarded %(card)s"),
+    "play_on": _("the hard level would have discarded %(card)s without knocking"),
+    "knock": _("the hard level would have knocked, discarding %(card)s"),
+}
+REVIEW_WORDS = _("%(choice)s: %(points)s points by its evaluation")
+REVIEW_WORDS_WHY = _("%(choice)s: %(points)s points by its evaluation, because %(why)s")
 
 
 @register.filter
-def review_mark(mark) -> SafeString:
-    """A person's move the hard level would have played otherwise (``ReviewMark``): its
-    choice with its card drawn as a card (the pile's card for a take), and what it was
-    worth more, written as numbers are in the reader's language. The move and the
-    points are isolated (``<bdi>``): a move is written as it is typed, left to right,
-    and in a right-to-left sentence the points would change places with it."""
-    word, _space, card_text = mark.better.partition(" ")
+def review_mark(mark, played) -> SafeString:
+    """A person's move the hard level would have played otherwise (``ReviewMark``), beside
+    the move he played (``PublicMove``): its choice in words, its card drawn as a card (the
+    pile's card for a take), what it was worth more, written as numbers are in the
+    reader's language, and why. The points are isolated (``<bdi>``): in a right-to-left
+    sentence they would change places with what precedes them."""
+    kind, _space, card_text = mark.better.partition(" ")
     card_text = card_text or mark.card
-    shown = format_html("{} {}", word, card(card_text)) if card_text else conditional_escape(word)
-    points = "+" + number_format(mark.points, decimal_pos=1)
-    text = conditional_escape(str(REVIEW_WORDS)) % {
-        "move": format_html("<bdi>{}</bdi>", shown),
-        "points": format_html("<bdi>{}</bdi>", points),
+    if kind == "discard" and played.action == "knock":
+        kind = "play_on"
+    choice = conditional_escape(str(REVIEW_CHOICES[kind])) % {"card": card(card_text) if card_text else ""}
+    values = {
+        "choice": mark_safe(choice),
+        "points": format_html("<bdi>{}</bdi>", "+" + number_format(mark.points, decimal_pos=1)),
+        "why": conditional_escape(reason_words(mark.why, mark.why_card)) if mark.why else "",
     }
+    text = conditional_escape(str(REVIEW_WORDS_WHY if mark.why else REVIEW_WORDS)) % values
     return format_html('<span class="review small" data-review>— {}</span>', mark_safe(text))
 
 

@@ -484,7 +484,7 @@ def test_a_missing_page_is_the_sites_own_page_in_the_readers_language(open_page,
 
 def test_the_match_page_marks_a_persons_move_the_hard_level_would_have_played_otherwise(open_page, ann, monkeypatch):
     """The review, computed after the hand and stored once, shows beside the move it is
-    about, with the card the hard level would have played and what that was worth."""
+    about, with what the hard level would have played, what that was worth, and why."""
     from games.engine.advice import Appraisal, Reason
     from games.models import Event, Hand
     from games.services.write import review
@@ -511,7 +511,8 @@ def test_the_match_page_marks_a_persons_move_the_hard_level_would_have_played_ot
     for _step in range(first["index"] + 1):  # the replay, stepped to that move, says it too
         page.tab.click('[data-go="next"]')
     said = page.tab.locator("p[data-said]").inner_text()
-    assert "the hard level would have played" in said and f"{first['points']:+.1f} points" in said
+    assert "— the hard level would have " in said, said
+    assert said.endswith(f": {first['points']:+.1f} points by its evaluation, because it goes gin"), said
     assert page.tab.locator("details.all-moves").get_attribute("open") is not None, "marks are not folded away"
     marked = page.tab.locator("[data-steps] li:has([data-review])")
     assert marked.count() == len(row.review["marks"])

@@ -193,7 +193,9 @@ def review_marks(hand_row: HandRow) -> dict[int, ReviewMark]:
     if not hand_row.is_over or not hand_row.review:
         return {}
     return {
-        mark["index"]: ReviewMark(mark["better"], mark["points"], mark.get("card", ""))
+        mark["index"]: ReviewMark(
+            mark["better"], mark["points"], mark.get("card", ""), mark.get("why", ""), mark.get("why_card", "")
+        )
         for mark in hand_row.review.get("marks", ())
     }
 

@@ -52,8 +52,10 @@ def unreviewed(match_ids: Collection[int]) -> int | None:
 
 
 def _review(hand_row: HandRow, budget: float) -> dict:
-    """``{"marks": [{"index", "better", "points"}...], "complete"}``: ``index`` counts the
-    hand's moves from 0, as the public page lists them."""
+    """``{"marks": [{"index", "better", "points", "why"}...], "complete"}``: ``index``
+    counts the hand's moves from 0, as the public page lists them; ``why`` is the reason
+    for hard's choice, with ``why_card`` the card it names and ``card`` the pile's card
+    a take would have taken."""
     match = hand_row.match
     logged = list(
         hand_row.events.filter(kind=LogEvent.Kind.MOVE)
@@ -86,7 +88,14 @@ def _review(hand_row: HandRow, budget: float) -> dict:
                 seen = appraise(view, HINT_LEVEL, rng, budget, weigh=(action,))
                 gain = seen.values[seen.choice] - seen.values[action]
                 if gain >= REVIEW_MARGIN:
-                    mark = {"index": index, "better": str(seen.choice), "points": round(gain, 1)}
+                    mark = {
+                        "index": index,
+                        "better": str(seen.choice),
+                        "points": round(gain, 1),
+                        "why": str(seen.reason),
+                    }
+                    if seen.card is not None:
+                        mark["why_card"] = str(seen.card)
                     if isinstance(seen.choice, Take):
                         mark["card"] = str(hand.pile[-1])  # the card he could have taken, public then
                     marks.append(mark)
