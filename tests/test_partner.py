@@ -197,6 +197,27 @@ def test_r3_2_a_computer_sitter_suggests_on_each_of_a_persons_captain_turns(alic
     assert Event.objects.filter(hand=row, kind=Event.Kind.SUGGESTION).count() == 1
 
 
+@pytest.mark.parametrize("delivered", [True, False])
+def test_a_captain_who_has_his_table_gets_the_computer_sitters_suggestion_as_one_line(alice, delivered):
+    """In the terminal (and by SMS) the captain read his table, then the same table again
+    with 'Sitter suggests: pass' under it. With his table delivered, the suggestion is a
+    line of its own; while it still waits to go, the table with the suggestion replaces it,
+    and he gets one table."""
+    match = until(new_match(alice, "", ""), captain_to_move(alice), alice)
+    table = outbox_of(alice)[-1]
+    assert table.replaces == f"table:{match.code}"
+    if delivered:
+        Outbox.objects.filter(recipient=alice).update(status=Outbox.Status.SENT)
+    match = advised(match)
+    (suggestion,) = outbox_of(alice, Outbox.Kind.SUGGESTION)
+    move = hand_row(match).suggestion
+    if delivered:
+        assert suggestion.text == f"#{match.code} Sitter suggests: {move} (accept plays it)"
+    else:
+        assert f"\nSitter suggests: {move} (accept plays it)\n" in suggestion.text
+        assert suggestion.text.startswith(f"#{match.code} hand ") and suggestion.replaces == table.replaces
+
+
 def test_r5_4_the_forced_draw_is_not_advised_and_the_computer_sitter_is_not_asked_again(alice, monkeypatch):
     monkeypatch.setattr(play, "cut_for_roles", lambda rng: REAL_CUT(random.Random(ALICE_CAPTAINS)))
     match = new_match(alice, "", "")

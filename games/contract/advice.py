@@ -47,6 +47,15 @@ class AdviceDeclined(Notice):
 
 
 @dataclass(frozen=True)
+class SuggestionWaiting(Notice):
+    """The sitter's suggestion ``move``, told to a captain who has his table of this
+    moment on a channel that cannot edit it: one line, not the table again."""
+
+    code: str
+    move: str
+
+
+@dataclass(frozen=True)
 class Hint(Notice):
     """What the hard level would play now (or suggest, for a sitter), and why."""
 

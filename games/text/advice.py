@@ -83,6 +83,11 @@ def _computer_team_talk(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDecline
 
 
 @sentence.register
+def _suggestion_waiting(notice: a.SuggestionWaiting) -> str:
+    return _("#%(code)s Sitter suggests: %(move)s (accept plays it)") % {"code": notice.code, "move": notice.move}
+
+
+@sentence.register
 def _hint(notice: a.Hint) -> str:
     return _("#%(code)s hint: %(move)s, because %(why)s.") % {
         "code": notice.code,

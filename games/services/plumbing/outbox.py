@@ -106,6 +106,17 @@ def route(player: Player, channel: str = "") -> tuple[str, str] | None:
     return None
 
 
+def replaces_table(player: Player, match: Match, key: str) -> bool:
+    """Whether a newer table of ``match`` sent to ``player`` now would take the place of
+    the one he has (``replaces`` ``key``): on Telegram, where it is edited in place, or
+    while that one still waits to go. Otherwise it would come as a second table, and
+    news about the same moment is better a line of its own."""
+    destination = route(player)
+    if destination is None or destination[0] == TELEGRAM:
+        return True
+    return Outbox.objects.filter(recipient=player, match=match, replaces=key, status=Outbox.Status.PENDING).exists()
+
+
 def send(
     player: Player,
     kind: str,

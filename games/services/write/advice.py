@@ -119,7 +119,9 @@ def advise_as_computer(table: Table) -> bool:
 
 def record_suggestion(table: Table, sitter: Player, action: Action, reason: str = "", card: str = "") -> Suggested:
     """The sitter's suggestion, waiting for the captain's ``accept``: the captain gets his
-    table with it. A computer captain waiting for it reads it at once."""
+    table with it, or only the suggestion where that table would come as a second one
+    (``outbox.replaces_table``: by SMS or in the terminal the same table twice was two
+    messages). A computer captain waiting for it reads it at once."""
     hand_row = table.hand_row
     move = str(action)
     hand_row.suggestion = move
@@ -133,10 +135,12 @@ def record_suggestion(table: Table, sitter: Player, action: Action, reason: str 
     if table.computer_plays(captain.position):
         table.match.deadline = timezone.now()  # its wait is over: the clock scan plays it if the task is lost
         current().computer_move(table.match)
-    else:
+    elif outbox.replaces_table(captain.player, table.match, table_key(table.match.code)):
         moves = with_missed(table, captain.position, since_last_turn(table, captain.position))
         view = table.view(captain.position, moves)
         outbox.send(captain.player, Outbox.Kind.SUGGESTION, view, table.match, replaces=table_key(table.match.code))
+    else:
+        outbox.send(captain.player, Outbox.Kind.SUGGESTION, a.SuggestionWaiting(table.match.code, move), table.match)
     return Suggested(captain.player.display_name, move)
 
 
