@@ -18,8 +18,9 @@ from django.utils import timezone, translation
 
 from bot.terminal.worker import do_due_work
 from games.contract.advice import AdviceDeclined, AdviceReason
-from games.engine import DECK, Role, parse_action
-from games.engine.advice import Appraisal, Reason, appraise
+from games.engine import DECK, Role, deal, parse_action
+from games.engine.advice import Appraisal, Reason, appraise, reason_for
+from games.engine.bots import bot_view
 from games.models import Event, Hand, Match, Outbox, Player, Strength
 from games.services import handle
 from games.services.plumbing import state
@@ -283,6 +284,34 @@ def test_the_computer_sitters_why_names_the_card_it_kept_from_the_opponent(alice
     handle(alice, "team why?", "terminal")
     (answer,) = outbox_of(alice, Outbox.Kind.TEAM)
     assert f"because discarding {kept} would leave a lower count but help what the opponent collects." in answer.text
+
+
+def test_r3_2_a_computer_captain_answers_its_sitters_team_message_with_why_it_played_its_last_move(alice):
+    """Sitting out with a computer captain, 'team why?' was answered 'Sent to Bot 1.' and
+    nothing more. The captain says why it played its last move of the hand, from what it
+    knew then; before it has moved, that it has played nothing yet. The box hears none of it."""
+
+    def captain_moves(match: Match) -> list[str]:
+        moves = hand_row(match).events.filter(kind=Event.Kind.MOVE, actor=player_in_role(match, Role.CAPTAIN))
+        return [event.data["move"] for event in moves.order_by("seq")]
+
+    match = until(new_match(alice, "", ""), lambda m: sitter_advising(alice)(m) and not captain_moves(m), alice)
+    captain, box = player_in_role(match, Role.CAPTAIN), player_in_role(match, Role.BOX)
+    said = f"#{match.code} {captain.display_name} (team): "
+    assert handle(alice, "team why?", "terminal") == f"Sent to {captain.display_name}."
+    assert outbox_of(alice, Outbox.Kind.TEAM)[-1].text == said + "I have played nothing yet this hand."
+    match = until(match, lambda m: player_in_role(m, Role.CAPTAIN) == captain and captain_moves(m), alice)
+    handle(alice, "team why?", "terminal")
+    answer = outbox_of(alice, Outbox.Kind.TEAM)[-1].text
+    assert re.fullmatch(re.escape(f"{said}I played {captain_moves(match)[-1]} because ") + r".+\.", answer), answer
+    assert not outbox_of(box, Outbox.Kind.TEAM)
+
+
+def test_r5_4_the_forced_draw_is_explained_as_the_only_move():
+    view = replace(
+        bot_view(deal(random.Random(1).sample(DECK, 52)), Role.CAPTAIN), legal_actions=(parse_action("draw"),)
+    )
+    assert reason_for(view, parse_action("draw"), {}) == (Reason.ONLY_MOVE, None)
 
 
 # A computer captain reads a person's advice ----------------------------------------------------

@@ -33,6 +33,26 @@ class NoAdviceYet(Notice):
 
 
 @dataclass(frozen=True)
+class PlayReason(Notice):
+    """A computer captain answers its sitter's team message: why it played ``move``, its
+    last move of the hand."""
+
+    code: str
+    name: str
+    move: str
+    reason: str
+    card: str = ""
+
+
+@dataclass(frozen=True)
+class NothingPlayedYet(Notice):
+    """A computer captain asked why before it has played anything this hand."""
+
+    code: str
+    name: str
+
+
+@dataclass(frozen=True)
 class AdviceDeclined(Notice):
     """A computer captain played ``played`` rather than its sitter's ``suggested``: by
     its own evaluation the suggestion was worth ``margin`` points less, for ``reason``."""
@@ -44,6 +64,10 @@ class AdviceDeclined(Notice):
     margin: float
     reason: str
     card: str = ""
+
+
+# What a computer partner says in team talk (``services.write.advice.tell_team``).
+ComputerTalk = AdviceReason | NoAdviceYet | PlayReason | NothingPlayedYet | AdviceDeclined
 
 
 @dataclass(frozen=True)

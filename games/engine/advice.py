@@ -49,6 +49,7 @@ class Reason(StrEnum):
     SAFE_DISCARD = "safe_discard"  # he did not want that rank or its neighbours
     AVOIDS_FEEDING = "avoids_feeding"  # the lower-count discard would help what he collects
     BREAKS_MELD = "breaks_meld"  # against a suggestion: the card it would throw is in a meld
+    ONLY_MOVE = "only_move"  # nothing else was allowed (R5.4: the forced draw)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,8 @@ def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) ->
     and the card they name, if any: a learner told that the lower discard would feed
     the opponent must be told which card that is."""
     mine = mask_of(view.cards)
+    if len(view.legal_actions) == 1:
+        return Reason.ONLY_MOVE, None
     if isinstance(choice, Knock):
         return (Reason.GIN if deadwood_of_mask(mine ^ 1 << choice.card) == 0 else Reason.KNOCK_NOW), None
     if isinstance(choice, Discard):

@@ -37,6 +37,7 @@ REASON_WORDS = {
     Reason.SAFE_DISCARD: gettext_lazy("the opponent did not want that rank or its neighbours"),
     Reason.AVOIDS_FEEDING: gettext_lazy("the lower discard would help what the opponent collects"),
     Reason.BREAKS_MELD: gettext_lazy("the card suggested is in one of my melds"),
+    Reason.ONLY_MOVE: gettext_lazy("it was the only move allowed"),
 }
 
 
@@ -60,13 +61,18 @@ def reason_words(reason: str, card: str = "") -> str:
         return _("it is worth the most by my reckoning")
 
 
-def team_words(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
+def team_words(notice: a.ComputerTalk) -> str:
     """What a computer partner says in team talk, without who says it."""
     if isinstance(notice, a.AdviceReason):
         why = reason_words(notice.reason, notice.card)
         return _("I suggested %(move)s because %(why)s.") % {"move": notice.move, "why": why}
     if isinstance(notice, a.NoAdviceYet):
         return _("I have suggested nothing yet this hand.")
+    if isinstance(notice, a.PlayReason):
+        why = reason_words(notice.reason, notice.card)
+        return _("I played %(move)s because %(why)s.") % {"move": notice.move, "why": why}
+    if isinstance(notice, a.NothingPlayedYet):
+        return _("I have played nothing yet this hand.")
     return _("Not %(suggested)s but %(played)s, %(points)s points better by my reckoning: %(why)s.") % {
         "suggested": notice.suggested,
         "played": notice.played,
@@ -77,8 +83,10 @@ def team_words(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str
 
 @sentence.register(a.AdviceReason)
 @sentence.register(a.NoAdviceYet)
+@sentence.register(a.PlayReason)
+@sentence.register(a.NothingPlayedYet)
 @sentence.register(a.AdviceDeclined)
-def _computer_team_talk(notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined) -> str:
+def _computer_team_talk(notice: a.ComputerTalk) -> str:
     return sentence(TeamMessage(notice.code, notice.name, team_words(notice)))
 
 

@@ -100,8 +100,9 @@ def team(player: Player, command: Command) -> Reply:
     message = command.text
     state.append_event(match, Event.Kind.TEAM, hand_row, player, text=message)  # the desk reads it: desk.event_text
     outbox.send(partner, Outbox.Kind.TEAM, m.TeamMessage(match.code, player.display_name, message), match)
-    if partner.is_computer and role is Role.CAPTAIN:
-        advice.answer_why(load_table(match.pk), player)
+    if partner.is_computer:
+        answer = advice.answer_why if role is Role.CAPTAIN else advice.answer_as_captain
+        answer(load_table(match.pk), player)
     return m.TeamSent(partner.display_name)
 
 

@@ -20,7 +20,7 @@ from games.contract import Notice
 from games.contract import advice as a
 from games.contract.moves import Suggested
 from games.engine import Action, Event, Role, parse_action
-from games.engine.advice import Appraisal, appraise, objection
+from games.engine.advice import Appraisal, appraise, objection, reason_for
 from games.engine.bots import BotView, bot_view
 from games.engine.search import DEFAULT_BUDGET
 from games.models import Event as LogEvent
@@ -40,10 +40,11 @@ HINT_LEVEL = Strength.HARD
 QUICK_LOOK = 0.05  # seconds of search when only the reason needs the values
 
 
-def public_log(table: Table) -> list[Event]:
-    """The hand's moves as everyone saw them: a draw never carries its card."""
+def public_log(table: Table, moves: int | None = None) -> list[Event]:
+    """The hand's moves (its first ``moves``, all when None) as everyone saw them: a
+    draw never carries its card."""
     log = []
-    for data in table.moves:
+    for data in table.moves[:moves]:
         action = parse_action(data["move"])
         log.append(Event(str(action).split()[0], Role(data["role"]), getattr(action, "card", None)))
     return log
@@ -52,10 +53,18 @@ def public_log(table: Table) -> list[Event]:
 def mover_view(table: Table) -> BotView:
     """What the seat to move may know (``bot_view``), which is all a computer reads:
     its advice for a captain is made from the captain's view (R3.2)."""
-    role = table.hand.to_move
-    seat = table.seat(table.mover)
-    scores = {role: seat.score, role.opponent: table.seat(table.position_of_role(role.opponent)).score}
-    return bot_view(table.hand, role, public_log(table), scores)
+    return view_before(table, len(table.moves))
+
+
+def view_before(table: Table, moves: int) -> BotView:
+    """What the player to move after the hand's first ``moves`` moves knew then."""
+    hand = (
+        table.hand if moves == len(table.moves) else state.load_hand(table.match, table.hand_row, table.moves[:moves])
+    )
+    role = hand.to_move
+    scores = {role: table.seat(table.position_of_role(role)).score}
+    scores[role.opponent] = table.seat(table.position_of_role(role.opponent)).score
+    return bot_view(hand, role, public_log(table, moves), scores)
 
 
 def chance(table: Table, level: str) -> random.Random:
@@ -164,9 +173,28 @@ def answer_why(table: Table, captain: Player) -> None:
     tell_team(table, sitter, captain, notice)
 
 
-def tell_team(
-    table: Table, speaker: Player, partner: Player, notice: a.AdviceReason | a.NoAdviceYet | a.AdviceDeclined
-):
+def answer_as_captain(table: Table, sitter: Player) -> None:
+    """A computer captain answers its sitter's team message with why it played its last
+    move of the hand, judged from what it knew then: the reason for that move by the
+    values its level's search gives them (``reason_for``)."""
+    captain = table.seat(table.position_of_role(Role.CAPTAIN))
+    code, name = table.match.code, captain.player.display_name
+    played = [index for index, data in enumerate(table.moves) if data["role"] == Role.CAPTAIN.value]
+    notice: a.PlayReason | a.NothingPlayedYet
+    if not played:
+        notice = a.NothingPlayedYet(code, name)
+    else:
+        index = played[-1]
+        move = parse_action(table.moves[index]["move"])
+        view = view_before(table, index)
+        level = captain.player.strength or Strength.NORMAL
+        seen = appraise(view, level, position_chance(table.hand_row.commitment, index, level), QUICK_LOOK, (move,))
+        reason, card = reason_for(view, move, seen.values)
+        notice = a.PlayReason(code, name, str(move), str(reason), str(card) if card is not None else "")
+    tell_team(table, captain.player, sitter, notice)
+
+
+def tell_team(table: Table, speaker: Player, partner: Player, notice: a.ComputerTalk):
     """A computer partner's line of team talk: to its partner only, and in the hand's
     team talk, which his table's page shows in his language (``tables.team_talk``)."""
     outbox.send(partner, Outbox.Kind.TEAM, notice, table.match)
