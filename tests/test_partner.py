@@ -366,7 +366,7 @@ def test_a_computer_captain_plays_a_suggestion_not_clearly_worse_than_its_own(wa
 @pytest.mark.parametrize(
     ("objection", "why"),
     [
-        (None, "it throws the costliest unmatched card"),  # nothing wrong in itself: its own choice's reason
+        (None, "no unmatched card is worth more"),  # nothing wrong in itself: its own choice's reason
         (Reason.BREAKS_MELD, "the card suggested is in one of my melds"),
     ],
 )
@@ -767,7 +767,7 @@ def test_a_review_mark_on_a_knock_says_to_play_on_and_why(alice, client):
     text = re.sub(r"<[^>]+>", "", said[1])
     assert re.fullmatch(
         r"the hard level would have discarded \S+ without knocking: \+4\.0 points by its evaluation, "
-        r"because a knock was open, but the opponent may be as low: an undercut",
+        r"because knocking now risks an undercut: the opponent may be as low",
         text,
     ), text
 

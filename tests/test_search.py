@@ -402,6 +402,15 @@ def test_a_declined_discard_of_a_melded_card_is_said_to_break_a_meld():
     assert objection(view, Take()) is None
 
 
+def test_a_declined_discard_that_feeds_the_opponent_is_said_to_feed_him():
+    """'Not discard 9c but discard Kh: discarding 5d would leave a lower count but help what
+    the opponent collects' explained with a third card; the sitter had suggested the
+    queen of spades, which goes with the queens he took from the pile."""
+    view = known_view(mine="4s 5s 6s 2d 9c Js Kh 3h 8d 9d Qs", his="Qh Qd")
+    assert objection(view, Discard(card("Qs"))) is Reason.FEEDS_OPPONENT
+    assert objection(view, Discard(card("Js"))) is None, "the jack of spades goes with nothing he took"
+
+
 def test_appraise_repeats_for_a_seed_and_needs_none():
     view = next(_every_view(seed=3, hands=1))
     assert appraise(view, budget=QUICK) == appraise(view, budget=QUICK)

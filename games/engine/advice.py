@@ -37,18 +37,19 @@ class Reason(StrEnum):
 
     GIN = "gin"  # knock with nothing left over (R8.3)
     KNOCK_NOW = "knock_now"  # the count is low enough, and waiting would cost more
-    PLAY_FOR_GIN = "play_for_gin"  # a knock was open, but playing on for gin is worth more
-    UNDERCUT_RISK = "undercut_risk"  # a knock was open, but he likely holds as low a count (R8.4)
+    PLAY_FOR_GIN = "play_for_gin"  # a knock is open, but playing on for gin is worth more
+    UNDERCUT_RISK = "undercut_risk"  # a knock is open, but he likely holds as low a count (R8.4)
     TAKE_COMPLETES_MELD = "take_completes_meld"  # the pile's top card makes a meld
     TAKE_BUILDS_MELD = "take_builds_meld"  # the pile's top card is a step towards a meld
     TAKE_LOW_CARD = "take_low_card"  # the pile's top card melds with nothing held, but is low
     TOP_CARD_NO_HELP = "top_card_no_help"  # the pile's top card helps less than an unknown one
-    SHEDS_DEADWOOD = "sheds_deadwood"  # throws the costliest unmatched card
+    SHEDS_DEADWOOD = "sheds_deadwood"  # throws an unmatched card no other is worth more than
     KEEPS_MELD = "keeps_meld"  # a higher card is in a meld: it stays
     BUILDS_MELD = "builds_meld"  # keeps a pair or a near run that cards not yet seen can complete
     SAFE_DISCARD = "safe_discard"  # he did not want that rank or its neighbours
     AVOIDS_FEEDING = "avoids_feeding"  # the lower-count discard would help what he collects
     BREAKS_MELD = "breaks_meld"  # against a suggestion: the card it would throw is in a meld
+    FEEDS_OPPONENT = "feeds_opponent"  # against a suggestion: its card melds with what he took
     ONLY_MOVE = "only_move"  # nothing else was allowed (R5.4: the forced draw)
 
 
@@ -130,11 +131,21 @@ def reason_for(view: BotView, choice: Action, values: Mapping[Action, float]) ->
 def objection(view: BotView, suggestion: Action) -> Reason | None:
     """What is wrong with a suggested move in itself, when a computer captain declines it:
     a discard (or a knock) of a card that is in a meld in every way of arranging the
-    hand. Otherwise None, and the captain gives the reason for its own choice."""
+    hand, or of a card that melds with what the opponent took from the pile (the card
+    is the suggestion's own: the captain's own reason would name another). Otherwise
+    None, and the captain gives the reason for its own choice."""
     if not isinstance(suggestion, Discard | Knock):
         return None
     card = suggestion.card
-    return Reason.BREAKS_MELD if _joins_meld(mask_of(view.cards) ^ 1 << card, card) else None
+    if _joins_meld(mask_of(view.cards) ^ 1 << card, card):
+        return Reason.BREAKS_MELD
+    return Reason.FEEDS_OPPONENT if _feeding(view) >> card & 1 else None
+
+
+def _feeding(view: BotView) -> int:
+    """The cards that meld with those the opponent took from the pile, or are next to them."""
+    holds = mask_of(view.opponent_holds)
+    return _meld_outs(holds) | _neighbours(holds)
 
 
 def _discard_reason(
@@ -147,8 +158,7 @@ def _discard_reason(
     discards = [action.card for action in values if isinstance(action, Discard)]
     counts = {card: deadwood_of_mask(mine ^ 1 << card) for card in discards}
     plain = min(discards, key=lambda card: (counts[card], -POINTS[card % 13], -card))
-    holds = mask_of(view.opponent_holds)
-    feeding = _meld_outs(holds) | _neighbours(holds)
+    feeding = _feeding(view)
     thrown = mask_of(set(view.opponent_discards) | set(view.opponent_refused))
     unwanted = _same_rank(thrown) | _neighbours(thrown) & ~feeding
     card = choice.card

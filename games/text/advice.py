@@ -23,13 +23,13 @@ LEVEL_WORDS = {
 REASON_WORDS = {
     Reason.GIN: gettext_lazy("it goes gin"),
     Reason.KNOCK_NOW: gettext_lazy("the count is low enough to knock, and waiting would cost more"),
-    Reason.PLAY_FOR_GIN: gettext_lazy("a knock was open, but playing on for gin is worth more"),
-    Reason.UNDERCUT_RISK: gettext_lazy("a knock was open, but the opponent may be as low: an undercut"),
+    Reason.PLAY_FOR_GIN: gettext_lazy("playing on for gin is worth more than knocking now"),
+    Reason.UNDERCUT_RISK: gettext_lazy("knocking now risks an undercut: the opponent may be as low"),
     Reason.TAKE_COMPLETES_MELD: gettext_lazy("the top card of the pile makes a meld"),
     Reason.TAKE_BUILDS_MELD: gettext_lazy("the top card of the pile builds towards a meld"),
     Reason.TAKE_LOW_CARD: gettext_lazy("the top card of the pile is lower than the card it replaces"),
     Reason.TOP_CARD_NO_HELP: gettext_lazy("the top card of the pile helps less than an unknown one"),
-    Reason.SHEDS_DEADWOOD: gettext_lazy("it throws the costliest unmatched card"),
+    Reason.SHEDS_DEADWOOD: gettext_lazy("no unmatched card is worth more"),
     Reason.KEEPS_MELD: gettext_lazy("the higher cards are in melds: they stay"),
     Reason.BUILDS_MELD: gettext_lazy(
         "the cards kept include a pair or a near run that cards not yet seen can complete"
@@ -37,6 +37,7 @@ REASON_WORDS = {
     Reason.SAFE_DISCARD: gettext_lazy("the opponent did not want that rank or its neighbours"),
     Reason.AVOIDS_FEEDING: gettext_lazy("the lower discard would help what the opponent collects"),
     Reason.BREAKS_MELD: gettext_lazy("the card suggested is in one of my melds"),
+    Reason.FEEDS_OPPONENT: gettext_lazy("the card suggested would help what the opponent collects"),
     Reason.ONLY_MOVE: gettext_lazy("it was the only move allowed"),
 }
 
@@ -55,6 +56,8 @@ def reason_words(reason: str, card: str = "") -> str:
     does not name; a reason this release does not know reads as no reason."""
     if reason == Reason.AVOIDS_FEEDING and card:
         return _("discarding %(card)s would leave a lower count but help what the opponent collects") % {"card": card}
+    if reason == Reason.FEEDS_OPPONENT and card:
+        return _("%(card)s would help what the opponent collects") % {"card": card}
     try:
         return str(REASON_WORDS[Reason(reason)])
     except (KeyError, ValueError):

@@ -216,7 +216,8 @@ def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
     """What a computer captain plays, given its sitter's ``suggestion``: the suggestion
     unless its own evaluation finds it more than ``ADVICE_MARGIN`` worse than its own
     choice; then its own, and the sitter is told why in one line of team talk: what is
-    wrong with the suggestion if it throws a melded card, else why its own. The
+    wrong with the suggestion if it throws a melded card or one that would feed the
+    opponent (``objection``), else why its own. The
     suggestion is valued in every deal its own choice is: valued in a few, a move that
     breaks a meld could pass for one within the margin."""
     seen = appraisal(table, level, weigh=(suggestion,))
@@ -225,7 +226,7 @@ def read_suggestion(table: Table, level: str, suggestion: Action) -> Action:
         return suggestion
     sitter = table.seat(table.position_of_role(Role.SITTER)).player
     wrong = objection(mover_view(table), suggestion)
-    why, card = (str(wrong), "") if wrong else (str(seen.reason), named(seen))
+    why, card = (str(wrong), str(getattr(suggestion, "card", ""))) if wrong else (str(seen.reason), named(seen))
     notice = a.AdviceDeclined(
         table.match.code, table.name(table.mover), str(suggestion), str(seen.choice), margin, why, card
     )
