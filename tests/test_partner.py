@@ -417,6 +417,35 @@ def test_a_computer_captain_not_advised_at_its_first_decision_waits_no_more_that
         assert match.pk in computer_moves.computers_to_move([match.pk])
 
 
+def test_a_sitter_whose_computer_captain_played_first_is_told_so_and_waited_for_from_then_on(
+    waiting_captain, alice, settings
+):
+    """A sitter who missed the captain's first decision was answered 'Wait for the captain's
+    turn to suggest.' at every later one: the captain no longer waited, and he could never
+    advise again that hand. Told that it played first, he is waited for from then on."""
+    match = refresh(waiting_captain)
+    captain = player_in_role(match, Role.CAPTAIN)
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
+    clock_scan.scan_clocks(among=[match.pk])
+    while mover(refresh(match)) == captain:  # it plays its turn out without waiting again
+        assert computer_moves.play_computer_move(match.pk)
+    match = refresh(match)
+    version = match.version
+    reply = handle(alice, "suggest draw", "terminal")
+    assert reply == (
+        f"{captain.display_name} played before your suggestion came. "
+        "It will wait for your advice at its next decisions."
+    )
+    assert refresh(match).version == version, "no move, no new version: the game is as it was"
+    assert Event.objects.filter(match=match, kind=Event.Kind.SUGGESTION, actor=alice).exists()
+    match = until(match, sitter_advising(alice, with_a_choice=True), alice)
+    if hand_row(match).number == hand_row(waiting_captain).number:
+        with change():
+            assert turns.waits_for_advice(locked_table.load_table(match.pk))
+    settings.GIN3_ADVICE_WAIT_SECONDS = 0
+    assert handle(alice, "suggest draw", "terminal") != reply, "a captain that never waits promises nothing"
+
+
 def test_an_advising_sitter_is_waited_for_all_hand(waiting_captain, alice):
     moves = [str(action) for action in legal_actions(waiting_captain)]
     handle(alice, f"suggest {moves[0]}", "terminal")

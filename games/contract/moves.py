@@ -104,6 +104,14 @@ class WaitForCaptain(Refusal):
 
 
 @dataclass(frozen=True)
+class CaptainPlayedFirst(Notice):
+    """``suggest`` to the computer captain ``name`` after it played: it waits for his
+    advice at its next decisions of the hand."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class NotOnThePile(Refusal):
     """``take Qs`` when the pile's top is another card: he meant another move."""
 

@@ -82,6 +82,13 @@ def _wait_for_captain(refusal: m.WaitForCaptain) -> str:
 
 
 @sentence.register
+def _captain_played_first(notice: m.CaptainPlayedFirst) -> str:
+    return _("%(name)s played before your suggestion came. It will wait for your advice at its next decisions.") % {
+        "name": notice.name
+    }
+
+
+@sentence.register
 def _not_on_the_pile(refusal: m.NotOnThePile) -> str:
     return _("%(named)s is not the pile's top card: take takes %(top)s.") % {
         "named": refusal.named,

@@ -25,7 +25,12 @@ def event_text(event: Event) -> str:
     play too: it is read only once the match is over, or once a player has
     reported the match (``report TEXT``) and the desk must see what was said."""
     data = dict(event.data)
-    if event.kind == Event.Kind.SUGGESTION and event.hand and not is_revealed(event.match, event.hand):
+    if (
+        event.kind == Event.Kind.SUGGESTION
+        and "move" in data
+        and event.hand
+        and not is_revealed(event.match, event.hand)
+    ):
         data["move"] = HIDDEN
     if event.kind == Event.Kind.TEAM and not team_talk_open(event.match):
         data = {key: value if key == "advice" else HIDDEN for key, value in data.items()}

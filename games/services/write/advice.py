@@ -30,7 +30,7 @@ from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
 from games.services.write.announcements import since_last_turn, table_key, with_missed
 from games.services.write.locked_table import Table
-from games.services.write.turns import computer_advises
+from games.services.write.turns import advice_wait, computer_advises
 
 # A computer captain plays its sitter's suggestion unless, by its own evaluation, the
 # suggestion is worth more than this many points less than its own choice (a hand's
@@ -203,6 +203,19 @@ def tell_team(table: Table, speaker: Player, partner: Player, notice: a.Computer
 
 
 # The captain reading a person's advice ---------------------------------------------
+
+
+def advises_too_late(table: Table, sitter: Player) -> bool:
+    """A sitter's suggestion came after his computer captain played, which waits for
+    advice at its first decision of a hand and at the others only once he has suggested
+    something (``turns.waits_for_advice``): a sitter who missed the first could never
+    advise again that hand. His suggestion is logged, with no move, so that it waits for
+    him from its next decision on; True if so."""
+    captain = table.position_of_role(Role.CAPTAIN)
+    if table.hand.is_over or not table.computer_plays(captain) or not (sitter.advises and advice_wait()):
+        return False
+    state.append_event(table.match, LogEvent.Kind.SUGGESTION, table.hand_row, sitter, late=True)
+    return True
 
 
 def person_suggestion(table: Table) -> Action | None:
