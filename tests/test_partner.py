@@ -563,6 +563,14 @@ def test_hint_against_computers_gives_the_hard_levels_move_and_why(match_vs_comp
     assert refresh(match).version == match.version, "a hint changes nothing"
 
 
+def test_a_sitters_hint_is_the_suggestion_to_type(waiting_captain, alice):
+    """'hint: pass' to a sitter, who cannot type pass: his hint is 'suggest pass'."""
+    reply = handle(alice, "hint", "terminal")
+    found = re.fullmatch(rf"#{waiting_captain.code} hint: suggest (.+), because (.+)\.", reply)
+    assert found, reply
+    assert parse_action(found[1]) in legal_actions(waiting_captain)
+
+
 def test_r3_2_hint_is_refused_with_another_person_in_the_match(match3):
     player = mover(match3)
     reply = handle(player, "hint", "terminal")

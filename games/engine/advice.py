@@ -44,7 +44,7 @@ class Reason(StrEnum):
     TAKE_LOW_CARD = "take_low_card"  # the pile's top card melds with nothing held, but is low
     TOP_CARD_NO_HELP = "top_card_no_help"  # the pile's top card helps less than an unknown one
     SHEDS_DEADWOOD = "sheds_deadwood"  # throws an unmatched card no other is worth more than
-    KEEPS_MELD = "keeps_meld"  # a higher card is in a meld: it stays
+    KEEPS_MELD = "keeps_meld"  # every higher card is in a meld: they stay
     BUILDS_MELD = "builds_meld"  # keeps a pair or a near run that cards not yet seen can complete
     SAFE_DISCARD = "safe_discard"  # he did not want that rank or its neighbours
     AVOIDS_FEEDING = "avoids_feeding"  # the lower-count discard would help what he collects

@@ -30,7 +30,7 @@ REASON_WORDS = {
     Reason.TAKE_LOW_CARD: gettext_lazy("the top card of the pile is lower than the card it replaces"),
     Reason.TOP_CARD_NO_HELP: gettext_lazy("the top card of the pile helps less than an unknown one"),
     Reason.SHEDS_DEADWOOD: gettext_lazy("no unmatched card is worth more"),
-    Reason.KEEPS_MELD: gettext_lazy("the higher cards are in melds: they stay"),
+    Reason.KEEPS_MELD: gettext_lazy("every higher card is in a meld"),
     Reason.BUILDS_MELD: gettext_lazy(
         "the cards kept include a pair or a near run that cards not yet seen can complete"
     ),
@@ -38,7 +38,7 @@ REASON_WORDS = {
     Reason.AVOIDS_FEEDING: gettext_lazy("the lower discard would help what the opponent collects"),
     Reason.BREAKS_MELD: gettext_lazy("the card suggested is in one of my melds"),
     Reason.FEEDS_OPPONENT: gettext_lazy("the card suggested would help what the opponent collects"),
-    Reason.ONLY_MOVE: gettext_lazy("it was the only move allowed"),
+    Reason.ONLY_MOVE: gettext_lazy("it is the only move allowed"),
 }
 
 

@@ -147,7 +147,7 @@ def _waiting(notice: m.WaitingForPlayers) -> str:
 
 @sentence.register
 def _see_the_score(notice: m.SeeTheScore) -> str:
-    return _("#%(code)s is over. Type score to see the hands.") % {"code": notice.code}
+    return _("#%(code)s is over. Type #%(code)s score to see the hands.") % {"code": notice.code}
 
 
 @sentence.register

@@ -262,7 +262,8 @@ def hint(table: Table, player: Player) -> a.Hint:
     if position != table.mover and not advising:
         raise ServiceError(a.NothingToHint(code))
     seen = appraisal(table, HINT_LEVEL)
-    return a.Hint(code, str(seen.choice), str(seen.reason), named(seen))
+    move = f"suggest {seen.choice}" if advising else str(seen.choice)  # what he types to play it
+    return a.Hint(code, move, str(seen.reason), named(seen))
 
 
 def named(seen: Appraisal) -> str:
