@@ -361,6 +361,12 @@ def test_a_computer_captain_plays_a_suggestion_not_clearly_worse_than_its_own(wa
     assert computer_moves.play_computer_move(match.pk)
     assert Event.objects.filter(match=match, kind=Event.Kind.MOVE).last().data["move"] == offered
     assert not outbox_of(alice, Outbox.Kind.TEAM)
+    handle(alice, "team why?", "terminal")  # not the suggestion's merits, as if it had chosen it
+    (told,) = outbox_of(alice, Outbox.Kind.TEAM)
+    assert told.text.endswith(
+        f"I played your suggestion, {offered}: by my reckoning {own} was worth 2.0 points more, "
+        "too little to refuse it."
+    )
 
 
 @pytest.mark.parametrize(

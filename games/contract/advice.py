@@ -45,6 +45,19 @@ class PlayReason(Notice):
 
 
 @dataclass(frozen=True)
+class PlayedYourSuggestion(Notice):
+    """A computer captain answers its sitter's team message: its last move was his
+    suggestion ``move``; by its evaluation ``own``, its own choice, was worth ``margin``
+    points more (0 or less: as good)."""
+
+    code: str
+    name: str
+    move: str
+    own: str
+    margin: float
+
+
+@dataclass(frozen=True)
 class NothingPlayedYet(Notice):
     """A computer captain asked why before it has played anything this hand."""
 
@@ -67,7 +80,7 @@ class AdviceDeclined(Notice):
 
 
 # What a computer partner says in team talk (``services.write.advice.tell_team``).
-ComputerTalk = AdviceReason | NoAdviceYet | PlayReason | NothingPlayedYet | AdviceDeclined
+ComputerTalk = AdviceReason | NoAdviceYet | PlayReason | PlayedYourSuggestion | NothingPlayedYet | AdviceDeclined
 
 
 @dataclass(frozen=True)

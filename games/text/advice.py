@@ -74,6 +74,15 @@ def team_words(notice: a.ComputerTalk) -> str:
     if isinstance(notice, a.PlayReason):
         why = reason_words(notice.reason, notice.card)
         return _("I played %(move)s because %(why)s.") % {"move": notice.move, "why": why}
+    if isinstance(notice, a.PlayedYourSuggestion):
+        if notice.margin < 0.05:
+            return _("I played your suggestion, %(move)s: as good as my own choice by my reckoning.") % {
+                "move": notice.move
+            }
+        return _(
+            "I played your suggestion, %(move)s: by my reckoning %(own)s was worth %(points)s points more, "
+            "too little to refuse it."
+        ) % {"move": notice.move, "own": notice.own, "points": number_format(notice.margin, decimal_pos=1)}
     if isinstance(notice, a.NothingPlayedYet):
         return _("I have played nothing yet this hand.")
     return _("Not %(suggested)s but %(played)s, %(points)s points better by my reckoning: %(why)s.") % {
@@ -87,6 +96,7 @@ def team_words(notice: a.ComputerTalk) -> str:
 @sentence.register(a.AdviceReason)
 @sentence.register(a.NoAdviceYet)
 @sentence.register(a.PlayReason)
+@sentence.register(a.PlayedYourSuggestion)
 @sentence.register(a.NothingPlayedYet)
 @sentence.register(a.AdviceDeclined)
 def _computer_team_talk(notice: a.ComputerTalk) -> str:

@@ -13,7 +13,14 @@ from __future__ import annotations
 from django.utils import timezone
 
 from games.contract import Notice
-from games.contract.advice import AdviceDeclined, AdviceReason, NoAdviceYet, NothingPlayedYet, PlayReason
+from games.contract.advice import (
+    AdviceDeclined,
+    AdviceReason,
+    NoAdviceYet,
+    NothingPlayedYet,
+    PlayedYourSuggestion,
+    PlayReason,
+)
 from games.contract.table_page import TeamLine
 from games.contract.tables import CardsView, LayoffView, MoveView, ResultView, TableView
 from games.engine import Card, Hand, Role, Settlement, best_arrangements, deadwood
@@ -175,7 +182,8 @@ def team_talk(hand_row: HandRow, role: str) -> tuple[TeamLine, ...]:
 
 
 COMPUTER_TALK = {
-    kind.__name__: kind for kind in (AdviceReason, NoAdviceYet, PlayReason, NothingPlayedYet, AdviceDeclined)
+    kind.__name__: kind
+    for kind in (AdviceReason, NoAdviceYet, PlayReason, PlayedYourSuggestion, NothingPlayedYet, AdviceDeclined)
 }
 
 

@@ -176,11 +176,14 @@ def answer_why(table: Table, captain: Player) -> None:
 def answer_as_captain(table: Table, sitter: Player) -> None:
     """A computer captain answers its sitter's team message with why it played its last
     move of the hand, judged from what it knew then: the reason for that move by the
-    values its level's search gives them (``reason_for``)."""
+    values its level's search gives them (``reason_for``); or, if that move was his
+    suggestion, what its own choice was worth more, searched as when it chose
+    (``read_suggestion``): a reason of the suggestion's own merits would read as if the
+    captain had chosen it."""
     captain = table.seat(table.position_of_role(Role.CAPTAIN))
     code, name = table.match.code, captain.player.display_name
     played = [index for index, data in enumerate(table.moves) if data["role"] == Role.CAPTAIN.value]
-    notice: a.PlayReason | a.NothingPlayedYet
+    notice: a.PlayReason | a.PlayedYourSuggestion | a.NothingPlayedYet
     if not played:
         notice = a.NothingPlayedYet(code, name)
     else:
@@ -188,10 +191,26 @@ def answer_as_captain(table: Table, sitter: Player) -> None:
         move = parse_action(table.moves[index]["move"])
         view = view_before(table, index)
         level = captain.player.strength or Strength.NORMAL
-        seen = appraise(view, level, position_chance(table.hand_row.commitment, index, level), QUICK_LOOK, (move,))
-        reason, card = reason_for(view, move, seen.values)
-        notice = a.PlayReason(code, name, str(move), str(reason), str(card) if card is not None else "")
+        chance = position_chance(table.hand_row.commitment, index, level)
+        if _was_suggested(table, sitter, index):
+            seen = appraise(view, level, chance, search_budget(), (move,))
+            margin = seen.values[seen.choice] - seen.values[move]
+            notice = a.PlayedYourSuggestion(code, name, str(move), str(seen.choice), margin)
+        else:
+            seen = appraise(view, level, chance, QUICK_LOOK, (move,))
+            reason, card = reason_for(view, move, seen.values)
+            notice = a.PlayReason(code, name, str(move), str(reason), str(card) if card is not None else "")
     tell_team(table, captain.player, sitter, notice)
+
+
+def _was_suggested(table: Table, sitter: Player, index: int) -> bool:
+    """Whether the hand's move ``index`` was what ``sitter`` suggested for it."""
+    move = table.moves[index]
+    after = table.moves[index - 1]["seq"] if index else 0
+    suggested = table.hand_row.events.filter(
+        kind=LogEvent.Kind.SUGGESTION, actor=sitter, seq__gt=after, seq__lt=move["seq"]
+    )
+    return any(data.get("move") == move["move"] for data in suggested.values_list("data", flat=True))
 
 
 def tell_team(table: Table, speaker: Player, partner: Player, notice: a.ComputerTalk):
