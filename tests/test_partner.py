@@ -4,6 +4,7 @@ computers only, and the review of a finished hand."""
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from dataclasses import replace
@@ -685,26 +686,30 @@ def test_the_review_never_marks_a_move_the_hard_computer_sitter_suggested(alice,
 
 
 @pytest.mark.any_database  # what the search chooses, not how it is stored
-def test_the_review_names_the_move_her_hint_named_and_never_marks_a_hint_she_followed(alice, settings, monkeypatch):
-    """She asked for a hint at each of her moves and followed every other one: the review
-    searches each position as the hint did (the same worlds, the same budget), so its
-    choice is the hint's everywhere, a mark falls only on a move against the hint and
-    names the hint's move. With a tenth of a second the search overrules the normal
-    level's choice here and there, where another seed or budget would not."""
-    settings.GIN3_HARD_SECONDS = 0.1
-    choices: list[str] = []
+def test_the_review_searches_each_position_as_her_hint_did_and_never_marks_a_hint_she_followed(alice, monkeypatch):
+    """She asked for a hint at each of her moves and followed every other one. The review
+    searches each of those positions as the hint did: the same view, the same chance, the
+    same budget (a followed hint was marked when they differed), so it chooses what the
+    hint named, a mark falls only on a move against the hint and names the hint's move."""
+    searched: dict[str, list] = {"hint": [], "review": []}
 
-    def recorded(*args, **kwargs):
-        seen = appraise(*args, **kwargs)
-        choices.append(str(seen.choice))
-        return seen
+    def recording(where: str):
+        def appraise_and_record(view, level="hard", rng=None, budget=None, weigh=()):
+            seen = appraise(view, level, copy.copy(rng), budget, weigh)
+            if level == advice.HINT_LEVEL:
+                searched[where].append((view, rng.getstate(), budget, str(seen.choice)))
+            return seen
 
-    monkeypatch.setattr(review, "appraise", recorded)
+        return appraise_and_record
+
+    monkeypatch.setattr(advice, "appraise", recording("hint"))
+    monkeypatch.setattr(review, "appraise", recording("review"))
     match = new_match(alice, "", "")
     positions = 0
     while positions < 16:
         row = hand_row(match)
         hints: dict[int, str] = {}
+        searched["hint"].clear()
         while not row.is_over:
             match = refresh(match)
             if mover(match) != alice:
@@ -716,10 +721,11 @@ def test_the_review_names_the_move_her_hint_named_and_never_marks_a_hint_she_fol
                 hints[index] = hinted[1]
                 handle(alice, hinted[1] if len(hints) % 2 else str(best_action(match)), "terminal")
             row.refresh_from_db()
-        choices.clear()
+        searched["review"].clear()
         assert review.review_hand(row.pk)
         row.refresh_from_db()
-        assert row.review["complete"] and choices == list(hints.values())
+        assert row.review["complete"] and searched["review"] == searched["hint"]
+        assert [choice for *_search, choice in searched["review"]] == list(hints.values())
         followed = list(hints)[::2]
         for mark in row.review["marks"]:
             assert mark["index"] not in followed and mark["better"] == hints[mark["index"]]
