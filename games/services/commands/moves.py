@@ -59,7 +59,7 @@ def suggest(player: Player, command: Command) -> Reply:
     if table.role_of(seat.position) is not Role.SITTER:
         raise ServiceError(m.OnlySitterSuggests())
     if table.hand.to_move is not Role.CAPTAIN:
-        if advice.advises_too_late(table, player):
+        if advice.wait_for_late_advice(table, player):
             return m.CaptainPlayedFirst(table.name(table.position_of_role(Role.CAPTAIN)))
         raise ServiceError(m.WaitForCaptain())
     suggestion = command.suggestion

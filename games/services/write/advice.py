@@ -224,12 +224,12 @@ def tell_team(table: Table, speaker: Player, partner: Player, notice: a.Computer
 # The captain reading a person's advice ---------------------------------------------
 
 
-def advises_too_late(table: Table, sitter: Player) -> bool:
-    """A sitter's suggestion came after his computer captain played, which waits for
-    advice at its first decision of a hand and at the others only once he has suggested
-    something (``turns.waits_for_advice``): a sitter who missed the first could never
-    advise again that hand. His suggestion is logged, with no move, so that it waits for
-    him from its next decision on; True if so."""
+def wait_for_late_advice(table: Table, sitter: Player) -> bool:
+    """Log a sitter's suggestion that came after his computer captain played, with no
+    move, so that the captain waits for him from its next decision on; True if it was
+    logged. A captain waits for advice at its first decision of a hand and at the others
+    only once he has suggested something (``turns.waits_for_advice``): a sitter who
+    missed the first could otherwise never advise again that hand."""
     captain = table.position_of_role(Role.CAPTAIN)
     if table.hand.is_over or not table.computer_plays(captain) or not (sitter.advises and advice_wait()):
         return False
