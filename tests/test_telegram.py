@@ -198,6 +198,19 @@ def test_delivery_keeps_to_telegrams_limits_in_a_burst(tg):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_message_slow_to_reach_telegram_still_arrives_a_second_before_the_next_to_its_chat(tg):
+    """Telegram counts a message when it arrives; the next one to the chat is timed
+    from then, however long the first took on the way."""
+    player = _telegram_player(2001)
+    tg.delay_next("sendMessage", 0.6)
+    _queue(player, "first")
+    _queue(player, "second")
+    deliver_all()
+    assert [m.plain_text for m in tg.messages_to(2001)] == ["first", "second"]
+    assert tg.violations == []
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_429_from_telegram_is_waited_out(tg):
     player = _telegram_player(2001)
     tg.fail_next("sendMessage", status=429, retry_after=1)
@@ -289,6 +302,22 @@ def test_the_local_limiter_keeps_sliding_windows(monkeypatch):
     assert limiter.acquire(chat) == 0
     assert limiter.acquire(chat) == pytest.approx(1.1)
     assert limiter.acquire([Rule("all", 30, 1.0)]) == 0  # the refused send was not counted
+
+
+def test_a_finished_send_counts_from_when_its_request_was_done(monkeypatch):
+    now = [100.0]
+    monkeypatch.setattr(ratelimit.time, "monotonic", lambda: now[0])
+    limiter = LocalLimiter()
+    chat = [Rule("chat", 1, 1.0)]
+    assert limiter.acquire(chat, "first") == 0
+    now[0] += 0.75  # the request took that long
+    limiter.finished(chat, "first")
+    now[0] += 0.5
+    assert limiter.acquire(chat, "second") == pytest.approx(0.5)
+    now[0] += 0.5
+    assert limiter.acquire(chat, "second") == 0
+    limiter.finished(chat, "gone")  # a send the window has forgotten: nothing to move
+    assert limiter.acquire(chat) == pytest.approx(1.0)
 
 
 def test_start_deep_links_become_commands():
@@ -390,7 +419,10 @@ def test_the_redis_limiter_is_shared_and_counts_all_rules_or_none(redis_url):
     assert 0 < one.acquire([Rule("chat:4", 1, 0.3), Rule("all", 3, 1.0)]) <= 1.0  # the 4th in a second
     assert other.acquire([Rule("chat:4", 1, 0.3)]) == 0  # the refused send was not counted
     time.sleep(0.31)
-    assert one.acquire([Rule("chat:1", 1, 0.3)]) == 0
+    assert one.acquire([Rule("chat:1", 1, 0.3)], "slow") == 0
+    time.sleep(0.2)
+    other.finished([Rule("chat:1", 1, 0.3)], "slow")  # another worker's send, done 0.2 s later
+    assert 0.25 < one.acquire([Rule("chat:1", 1, 0.3)]) <= 0.3
 
 
 def test_the_shared_limiter_uses_redis_when_it_is_configured(settings, redis_url):

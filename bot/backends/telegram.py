@@ -24,8 +24,10 @@ import asyncio
 import logging
 import re
 import threading
+import uuid
 import warnings
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import TypeVar
 
@@ -43,11 +45,11 @@ from games.services.plumbing.ratelimit import Rule, shared_limiter
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Telegram's limits, with a margin for the time a request takes to arrive (two
-# deliveries 1.1 s apart reached the fake Bot API 0.9 s apart on a busy machine):
-# about one message a second in a chat, 20 a minute in a group, 30 a second in all.
-PRIVATE_CHAT = (1, 1.3)
-GROUP_CHAT = (20, 61.0)
+# Telegram's limits, counted from the end of each call (``_counted``), with a small
+# margin for the clocks: about one message a second in a chat, 20 a minute in a
+# group, 30 a second in all.
+PRIVATE_CHAT = (1, 1.05)
+GROUP_CHAT = (20, 60.5)
 ALL_CHATS = (28, 1.0)
 MAX_CALLBACK_DATA = InlineKeyboardButtonLimit.MAX_CALLBACK_DATA  # bytes
 GONE = ("message to edit not found", "message can't be edited", "message_id_invalid")
@@ -70,16 +72,17 @@ class TelegramBackend(Backend):
             _connection()
             previous = edit_target(message) if len(parts) == 1 else ""
             if previous:
-                _acquire(chat_id, new_message=False)
-                if _run(_edit, chat_id, int(previous), message.text, markup):
+                with _counted(chat_id, new_message=False):
+                    edited = _run(_edit, chat_id, int(previous), message.text, markup)
+                if edited:
                     return previous
             for old in stale_buttons(message):
-                _acquire(chat_id, new_message=False)
-                _run(_strip, chat_id, int(old))
-            _acquire(chat_id, new_message=True)  # just before the send, so that it arrives when it was counted
-            for part in parts[:-1]:  # a message too long for one: its parts in order, the buttons on the last
-                _run(_send, chat_id, part, None, message.silent)
-            return str(_run(_send, chat_id, parts[-1], markup, message.silent))
+                with _counted(chat_id, new_message=False):
+                    _run(_strip, chat_id, int(old))
+            with _counted(chat_id, new_message=True):
+                for part in parts[:-1]:  # a message too long for one: its parts in order, the buttons on the last
+                    _run(_send, chat_id, part, None, message.silent)
+                return str(_run(_send, chat_id, parts[-1], markup, message.silent))
         except RetryAfter as error:
             raise RetryLater(_seconds(error)) from error
         except Forbidden as error:
@@ -201,10 +204,19 @@ def rules(chat_id: int, new_message: bool) -> list[Rule]:
     return [Rule(f"telegram:chat:{chat_id}", limit, window), *everyone]
 
 
-def _acquire(chat_id: int, new_message: bool) -> None:
-    wait = shared_limiter().acquire(rules(chat_id, new_message))
+@contextmanager
+def _counted(chat_id: int, new_message: bool) -> Iterator[None]:
+    """Count the call made inside in the limiter's windows, or hand the message back
+    with ``RetryLater``; once the call is done (answered or failed), count it from
+    then: Telegram has it by then, however long the request took to arrive."""
+    limiter, counted, send = shared_limiter(), rules(chat_id, new_message), uuid.uuid4().hex
+    wait = limiter.acquire(counted, send)
     if wait > 0:
         raise RetryLater(wait)
+    try:
+        yield
+    finally:
+        limiter.finished(counted, send)
 
 
 async def _edit(bot: Bot, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None) -> bool:

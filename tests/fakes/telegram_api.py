@@ -461,6 +461,7 @@ class FakeTelegram(LocalHTTPServer):
         self._descriptions: dict[tuple[str, str], str] = {}  # (kind, language_code) -> text
         self._webhook: JSON | None = None
         self._failures: dict[str, deque[_ApiError]] = {}
+        self._delays: dict[str, deque[float]] = {}
         self._blocked: set[int] = set()
         self._chat_send_times: dict[int, deque[float]] = {}
         self._all_send_times: deque[float] = deque()
@@ -632,6 +633,12 @@ class FakeTelegram(LocalHTTPServer):
         with self._cond:
             self._failures.setdefault(method.lower(), deque()).extend([error] * times)
 
+    def delay_next(self, method: str, seconds: float) -> None:
+        """Hold the next call of ``method`` for ``seconds`` before it counts or is carried
+        out, as a request that is slow to arrive (a busy machine, a slow network)."""
+        with self._cond:
+            self._delays.setdefault(method.lower(), deque()).append(seconds)
+
     def block_chat(self, chat_id: int) -> None:
         """Make the user behind ``chat_id`` block the bot: every send there answers 403."""
         with self._cond:
@@ -654,6 +661,10 @@ class FakeTelegram(LocalHTTPServer):
             params = _decode_params(request)
         except ValueError as exc:
             return _ApiError(400, f"Bad Request: can't parse request: {exc}").response()
+        with self._cond:
+            delays = self._delays.get(method.lower())
+            delay = delays.popleft() if delays else 0.0
+        time.sleep(delay)
         with self._cond:
             self._calls.append((method, params))
             failures = self._failures.get(method.lower())
