@@ -24,7 +24,7 @@ import games.contract
 from games.contract import Notice
 from games.contract.options import MatchOptions
 from games.contract.tables import Automatic
-from games.engine import Card
+from games.engine import Card, Role
 from games.text.render import render
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,6 +38,7 @@ SAMPLES: dict[object, object] = {
     MatchOptions: MatchOptions(target=150),
     Card: Card.parse("7h"),
     Automatic: Automatic.TIMEOUT,
+    Role: Role.BOX,
 }
 
 

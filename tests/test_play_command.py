@@ -481,7 +481,7 @@ def test_a_wrong_card_and_a_move_out_of_turn_get_a_reason():
     session = play("--name", "ann", "--join", match.code, typist=[f"d {not_his}", "draw", "suggest draw", "quit"])
     assert f"Not allowed: you do not hold {not_his}" in session.text
     assert "Not allowed: " in session.text.split(f"you do not hold {not_his}")[1]
-    assert "Only the sitter suggests" in session.text
+    assert "only the sitter suggests" in session.text
     assert snapshot(match) == before
 
 

@@ -315,9 +315,10 @@ def test_a_bare_suggest_is_answered_with_a_move_the_captain_may_play_now(match3)
     assert refused(match3, sitter, "suggest") == "Say what to suggest, like: suggest take"
 
 
-def test_only_the_sitter_suggests(match3):
-    _box, captain, _sitter = roles(match3)
-    assert "Only the sitter suggests" in refused(match3, captain, "suggest take")
+def test_r3_2_only_the_sitter_suggests_and_the_others_are_told_their_role(match3):
+    box, captain, _sitter = roles(match3)
+    assert refused(match3, captain, "suggest take").startswith("You are the captain: you play the team's moves")
+    assert refused(match3, box, "suggest take").startswith("You are the box: you play alone this hand")
 
 
 def test_r3_2_the_captain_accepts_the_suggestion_and_it_is_played(match3):

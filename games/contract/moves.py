@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from games.engine import Card
+from games.engine import Card, Role
 
 from .base import Notice, Refusal
 
@@ -95,7 +95,9 @@ class SitterSuggests(Refusal):
 
 @dataclass(frozen=True)
 class OnlySitterSuggests(Refusal):
-    pass
+    """A ``suggest`` from the captain or the box (``role``), who may not advise."""
+
+    role: Role
 
 
 @dataclass(frozen=True)

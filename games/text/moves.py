@@ -7,6 +7,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games.contract import moves as m
+from games.engine import Role
 
 from .reasons import reason_text
 from .sentences import sentence
@@ -73,7 +74,9 @@ def _sitter_suggests(refusal: m.SitterSuggests) -> str:
 
 @sentence.register
 def _only_sitter_suggests(refusal: m.OnlySitterSuggests) -> str:
-    return _("Only the sitter suggests; the captain plays.")
+    if refusal.role is Role.BOX:
+        return _("You are the box: you play alone this hand, and only the sitter suggests.")
+    return _("You are the captain: you play the team's moves, and only the sitter suggests.")
 
 
 @sentence.register

@@ -56,8 +56,9 @@ def suggest(player: Player, command: Command) -> Reply:
     where no table is edited in place)."""
     seat = pick(player, command, sitter_advising, RUNNING)
     table = load_table(seat.match_id, command.version)
-    if table.role_of(seat.position) is not Role.SITTER:
-        raise ServiceError(m.OnlySitterSuggests())
+    role = table.role_of(seat.position)
+    if role is not Role.SITTER:
+        raise ServiceError(m.OnlySitterSuggests(role))
     if table.hand.to_move is not Role.CAPTAIN:
         if advice.wait_for_late_advice(table, player):
             return m.CaptainPlayedFirst(table.name(table.position_of_role(Role.CAPTAIN)))
