@@ -77,6 +77,17 @@ def test_a_name_command_that_loses_the_race_is_told_the_name_is_taken(monkeypatc
     assert handle(bea, "name Bee", "terminal") == "Your name is Bee."
 
 
+@pytest.mark.django_db
+def test_a_name_the_others_would_read_as_themselves_is_refused_and_numbered_at_first_contact():
+    """A player named You made the others read "You goes gin!"."""
+    ann = terminal_player("ann", "Ann")
+    assert handle(ann, "name You", "terminal") == "The others would read You as themselves: choose another name."
+    assert handle(ann, "name Anda", "terminal").startswith("The others would read Anda")
+    assert Player.objects.get(pk=ann.pk).display_name == "Ann"
+    assert telegram_player(user_id=5002, chat_id=5002, name="you").display_name == "you 2"
+    assert handle(ann, "name Youssef", "terminal") == "Your name is Youssef."
+
+
 @pytest.mark.django_db(transaction=True)
 def test_ten_first_contacts_at_the_same_moment_get_ten_names():
     start = threading.Barrier(10)

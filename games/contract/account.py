@@ -23,6 +23,14 @@ class NameTaken(Refusal):
 
 
 @dataclass(frozen=True)
+class NameReadsAsYou(Refusal):
+    """A name that is the word for "you" in a language we speak: others would read
+    "You goes gin!" as news of themselves."""
+
+    name: str
+
+
+@dataclass(frozen=True)
 class AdviseSet(Notice):
     """``advise on|off``: whether the sitter gets the captain's cards at the captain's turns."""
 

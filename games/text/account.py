@@ -25,6 +25,11 @@ def _name_taken(refusal: a.NameTaken) -> str:
 
 
 @sentence.register
+def _name_reads_as_you(refusal: a.NameReadsAsYou) -> str:
+    return _("The others would read %(name)s as themselves: choose another name.") % {"name": refusal.name}
+
+
+@sentence.register
 def _advise(notice: a.AdviseSet) -> str:
     if notice.on:
         return _("As the sitter you get the captain's cards at his turns, to advise him.")

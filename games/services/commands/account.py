@@ -9,6 +9,7 @@ from games.text.protocol import Command
 
 from ...models import Player
 from ..errors import ServiceError
+from ..write.players import reads_as_the_reader
 from .choosing import Reply
 
 
@@ -23,6 +24,8 @@ def name(player: Player, command: Command) -> Reply:
     takes it between the check and the write wins: the database refuses the second
     (``player_name_unique``), in a savepoint of its own, and he hears it is taken."""
     wanted = command.text
+    if reads_as_the_reader(wanted):
+        raise ServiceError(a.NameReadsAsYou(wanted))
     if is_taken(wanted, player):
         raise ServiceError(a.NameTaken(wanted))
     previous, player.display_name = player.display_name, wanted

@@ -89,12 +89,22 @@ def printable(text: str) -> str:
     return " ".join(clean(text).split())
 
 
+# "You" in each language we speak: a player so named would be read by the others as
+# themselves ("You goes gin!").
+READER_WORDS = frozenset({"you", "אתה", "את", "tu", "ti", "ти", "तुम्ही", "तू", "anda", "awak", "kamu"})
+
+
+def reads_as_the_reader(name: str) -> bool:
+    return name.casefold() in READER_WORDS
+
+
 def free_name(wanted: str) -> str:
     """``wanted``, or with the first number that makes it nobody else's ("Alex 2"): a
-    name on a table or the scoreboard must say which player it is. Only a new
-    player's first name is chosen so; ``name NAME`` refuses a name that is taken."""
+    name on a table or the scoreboard must say which player it is, and never read
+    as the reader ("You 2"). Only a new player's first name is chosen so; ``name NAME``
+    refuses a name that is taken."""
     name, number = wanted, 1
-    while Player.objects.filter(display_name__iexact=name).exists():
+    while reads_as_the_reader(name) or Player.objects.filter(display_name__iexact=name).exists():
         number += 1
         name = f"{wanted} {number}"
     return name
