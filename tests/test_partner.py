@@ -775,7 +775,7 @@ def test_the_match_page_shows_the_review_of_a_finished_hand_only(alice, client):
     index = next(i for i, e in enumerate(row.events.filter(kind="move").order_by("seq")) if e.actor == alice)
     Hand.objects.filter(pk=row.pk).update(review={"marks": [{"index": index, "better": "discard 9s", "points": 2.5}]})
     page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={row.number}").content.decode()
-    assert page.count("data-review>") == 1 and "<bdi>+2.5</bdi> points by its evaluation" in page
+    assert page.count("data-review>") == 1 and "by its estimate, worth <bdi>2.5</bdi> points more on average" in page
     running = hand_row(row.match)
     Hand.objects.filter(pk=running.pk).update(review={"marks": [{"index": 0, "better": "pass", "points": 1.0}]})
     page = client.get(reverse("games:match", args=[row.match.code]) + f"?hand={running.number}").content.decode()
@@ -793,11 +793,16 @@ def test_a_review_mark_names_the_card_to_take_and_reads_in_the_readers_language(
     )
     url = reverse("games:match", args=[row.match.code]) + f"?hand={row.number}"
     english = client.get(url).content.decode()
-    assert re.search(r"would have taken <span class=\"card red\" title=\"10 hearts\">10.*from the pile: <bdi>", english)
+    assert re.search(
+        r"would have taken <span class=\"card red\" title=\"10 hearts\">10.*from the pile: by its estimate, worth <bdi>",
+        english,
+    )
     lithuanian = client.get(url, HTTP_ACCEPT_LANGUAGE="lt").content.decode()
-    assert re.search(r"būtų paėmęs <span[^>]*>10.* iš krūvos: <bdi>\+22,5</bdi> taško", lithuanian)
+    assert re.search(
+        r"būtų paėmęs <span[^>]*>10.* iš krūvos: pagal jo įvertį, vidutiniškai <bdi>22,5</bdi> taško", lithuanian
+    )
     hebrew = client.get(url, HTTP_ACCEPT_LANGUAGE="he").content.decode()
-    assert re.search(r"הייתה לוקחת את <span[^>]*>10.*מהערימה: <bdi>\+22.5</bdi>", hebrew)
+    assert re.search(r"הייתה לוקחת את <span[^>]*>10.*מהערימה: לפי ההערכה שלה, שווה בממוצע <bdi>22.5</bdi>", hebrew)
 
 
 def test_a_review_mark_on_a_knock_says_to_play_on_and_why(alice, client):
@@ -815,8 +820,8 @@ def test_a_review_mark_on_a_knock_says_to_play_on_and_why(alice, client):
     assert said
     text = re.sub(r"<[^>]+>", "", said[1])
     assert re.fullmatch(
-        r"the hard level would have discarded \S+ without knocking: \+4\.0 points by its evaluation, "
-        r"because knocking now risks an undercut: the opponent may be as low",
+        r"the hard level would have discarded \S+ without knocking: by its estimate, "
+        r"worth 4\.0 points more on average, because knocking now risks an undercut: the opponent may be as low",
         text,
     ), text
 

@@ -149,8 +149,10 @@ REVIEW_CHOICES = {
     "play_on": _("the hard level would have discarded %(card)s without knocking"),
     "knock": _("the hard level would have knocked, discarding %(card)s"),
 }
-REVIEW_WORDS = _("%(choice)s: %(points)s points by its evaluation")
-REVIEW_WORDS_WHY = _("%(choice)s: %(points)s points by its evaluation, because %(why)s")
+# "On average": the points are what the choice was worth to the hand's expected score, not
+# points anybody scored.
+REVIEW_WORDS = _("%(choice)s: by its estimate, worth %(points)s points more on average")
+REVIEW_WORDS_WHY = _("%(choice)s: by its estimate, worth %(points)s points more on average, because %(why)s")
 
 
 @register.filter
@@ -167,7 +169,7 @@ def review_mark(mark, played) -> SafeString:
     choice = conditional_escape(str(REVIEW_CHOICES[kind])) % {"card": card(card_text) if card_text else ""}
     values = {
         "choice": mark_safe(choice),
-        "points": format_html("<bdi>{}</bdi>", "+" + number_format(mark.points, decimal_pos=1)),
+        "points": format_html("<bdi>{}</bdi>", number_format(mark.points, decimal_pos=1)),
         "why": conditional_escape(reason_words(mark.why, mark.why_card)) if mark.why else "",
     }
     text = conditional_escape(str(REVIEW_WORDS_WHY if mark.why else REVIEW_WORDS)) % values

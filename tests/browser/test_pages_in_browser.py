@@ -512,7 +512,8 @@ def test_the_match_page_marks_a_persons_move_the_hard_level_would_have_played_ot
         page.tab.click('[data-go="next"]')
     said = page.tab.locator("p[data-said]").inner_text()
     assert "— the hard level would have " in said, said
-    assert said.endswith(f": {first['points']:+.1f} points by its evaluation, because it goes gin"), said
+    worth = f"worth {first['points']:.1f} points more on average"
+    assert said.endswith(f": by its estimate, {worth}, because it goes gin"), said
     assert page.tab.locator("details.all-moves").get_attribute("open") is not None, "marks are not folded away"
     marked = page.tab.locator("[data-steps] li:has([data-review])")
     assert marked.count() == len(row.review["marks"])
