@@ -406,8 +406,10 @@ def test_aborted_match_reveals_the_hand_it_stopped(client, ann):
 def test_cards_show_rank_and_suit_symbol_in_red_or_black(client, ann):
     match = play_first_hand(running_match(ann, "to 500"), ann)
     html = get(client, "match", match.code)
-    assert '<span class="card red" title="10 hearts">10<span class="suit">♥</span></span>' in html
-    assert '<span class="card black" title="A spades">A<span class="suit">♠</span></span>' in html
+    assert '<span class="card red" title="10 of hearts">10<span class="suit">♥</span></span>' in html
+    assert '<span class="card black" title="ace of spades">A<span class="suit">♠</span></span>' in html
+    lithuanian = client.get(reverse("games:match", args=[match.code]), HTTP_ACCEPT_LANGUAGE="lt").content.decode()
+    assert 'title="vynų tūzas">A<span class="suit">♠</span>' in lithuanian  # the suit declined, a name as read
 
 
 @pytest.mark.django_db

@@ -794,7 +794,8 @@ def test_a_review_mark_names_the_card_to_take_and_reads_in_the_readers_language(
     url = reverse("games:match", args=[row.match.code]) + f"?hand={row.number}"
     english = client.get(url).content.decode()
     assert re.search(
-        r"would have taken <span class=\"card red\" title=\"10 hearts\">10.*from the pile: by its estimate, worth <bdi>",
+        r"would have taken <span class=\"card red\" title=\"10 of hearts\">10.*"
+        r"from the pile: by its estimate, worth <bdi>",
         english,
     )
     lithuanian = client.get(url, HTTP_ACCEPT_LANGUAGE="lt").content.decode()

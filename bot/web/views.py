@@ -36,7 +36,8 @@ from games.services import answer
 from games.services.read.seat_table import seat_table, seat_version
 from games.services.write import signin
 from games.services.write.players import LANGUAGES, adopt_device_zone
-from games.templatetags.gin3 import MOVE_WORDS, SUITS
+from games.templatetags.gin3 import MOVE_WORDS
+from games.text.card_names import card_name_parts
 from games.text.protocol import CODE_PATTERN
 from games.text.style import ROLE_NAMES
 from games.text.web import REFUSALS, page_words, refusal_text
@@ -106,7 +107,7 @@ def table_page(request: HttpRequest, code: str) -> HttpResponse:
             "words": page_words(),
             "moves": {action: str(said) for action, said in MOVE_WORDS.items()},
             "roles": {role: str(name) for role, name in ROLE_NAMES.items()},
-            "suits": {letter: str(name) for _symbol, letter, name in SUITS},
+            "cards": card_name_parts(),
             "refusals": {reason: refusal_text(reason) for reason in REFUSALS},
         }
         context = {"code": code, "config": config, "signed_in": player}

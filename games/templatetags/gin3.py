@@ -20,11 +20,12 @@ from games.contract.tables import Automatic
 from games.engine import Card, parse_cards
 from games.text.advice import reason_words
 from games.text.bidi import isolate
+from games.text.card_names import card_name
 from games.text.style import ROLE_NAMES, duration_text
 
 register = template.Library()
 
-SUITS = (("♠", "s", _("spades")), ("♥", "h", _("hearts")), ("♦", "d", _("diamonds")), ("♣", "c", _("clubs")))
+SUITS = (("♠", "s"), ("♥", "h"), ("♦", "d"), ("♣", "c"))
 RANK_LABELS = {"A": "A", "T": "10", "J": "J", "Q": "Q", "K": "K"}
 
 
@@ -34,18 +35,18 @@ def _card(card: Card | str) -> Card:
 
 @register.filter
 def card(value: Card | str | None) -> SafeString:
-    """``<span class="card red">7♥</span>``, with the card's name for screen readers."""
+    """``<span class="card red">7♥</span>``, with the card's name ("7 of hearts") for
+    its tooltip and for screen readers."""
     if value is None or value == "":
         return mark_safe('<span class="card none">–</span>')
     card = _card(value)
     rank = str(card)[0]
-    symbol, letter, name = SUITS[card.suit]
+    symbol, letter = SUITS[card.suit]
     colour = "red" if letter in "hd" else "black"
     return format_html(
-        '<span class="card {}" title="{} {}">{}<span class="suit">{}</span></span>',
+        '<span class="card {}" title="{}">{}<span class="suit">{}</span></span>',
         colour,
-        RANK_LABELS.get(rank, rank),
-        name,
+        card_name(card),
         RANK_LABELS.get(rank, rank),
         symbol,
     )

@@ -317,6 +317,7 @@ def test_a_move_is_played_with_the_keyboard_alone(open_table, people):
     tab_to('[data-cards] button[data-card="5d"]')
     page.tab.keyboard.press("Space")
     assert page.tab.get_attribute('[data-cards] button[data-card="5d"]', "aria-pressed") == "true"
+    assert page.tab.locator('[data-cards] button[data-card="5d"]').inner_text().split("\n")[-1] == "5 of diamonds"
     tab_to('[data-command="discard 5d"]')
     with page.tab.expect_response(lambda response: response.url.endswith("/play")):
         page.tab.keyboard.press("Enter")

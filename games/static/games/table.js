@@ -60,7 +60,7 @@
 
   function rank(card) { return card.charAt(0) === "T" ? "10" : card.charAt(0); }
 
-  /* A card as people read it, and its name for a screen reader ("7 hearts"). */
+  /* A card as people read it, and its name for a screen reader ("7 of hearts"). */
   function cardNode(card, tag) {
     var node = make(tag || "span", "card " + ("hd".indexOf(card.charAt(1)) >= 0 ? "red" : "black"));
     node.setAttribute("data-card", card);
@@ -69,9 +69,15 @@
     face.appendChild(document.createTextNode(rank(card)));
     face.appendChild(make("span", "suit", SUITS[card.charAt(1)]));
     node.appendChild(face);
-    node.appendChild(make("span", "visually-hidden", rank(card) + " " + (config.suits[card.charAt(1)] || "")));
+    node.appendChild(make("span", "visually-hidden", cardName(card)));
     if (node.tagName === "BUTTON") node.type = "button";
     return node;
+  }
+
+  /* A card's name ("queen of hearts"), from the page's parts in its language. */
+  function cardName(card) {
+    var named = config.cards.ranks[card.charAt(0)] || rank(card);
+    return (config.cards.patterns[card.charAt(1)] || "%(rank)s").replace("%(rank)s", named);
   }
 
   function cardText(card) { return rank(card) + SUITS[card.charAt(1)]; }
