@@ -169,7 +169,7 @@ def test_an_open_match_that_waits_two_days_is_offered_a_computer_player_then_clo
     offers = [message.text for message in outbox_of(bob, "lobby")]
     assert offers == [
         f"#{match.code} has waited 2d for players. To start it now, type #{match.code} bot: a computer player "
-        "takes a free seat. If nobody joins, it closes in 5d (17.06 12:00 UTC)."
+        "takes a free seat. If nobody joins, it closes in 5d (17 Jun 12:00 UTC)."
     ]
     assert len(outbox_of(alice, "lobby")) == 1
     assert refresh(match).deadline == START + 7 * DAY

@@ -295,7 +295,7 @@ def test_a_deadline_that_has_passed_is_now_never_0m():
     now = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
     assert deadline_text(now - timedelta(seconds=5), now) == "now"
     assert deadline_text(now + timedelta(seconds=5), now) == "in 1m (09:00 UTC)"
-    assert deadline_text(now + timedelta(days=2), now) == "in 2d (04.03 09:00 UTC)"
+    assert deadline_text(now + timedelta(days=2), now) == "in 2d (4 Mar 09:00 UTC)"
 
 
 def test_the_time_to_move_comes_before_the_moves_it_allows():
@@ -304,7 +304,7 @@ def test_the_time_to_move_comes_before_the_moves_it_allows():
     assert (
         your_move(now + timedelta(minutes=130), False, heading=True, now=now) == "Your move by 11:10 UTC (2h 10m left):"
     )
-    assert your_move(now + timedelta(days=1), True, heading=False, now=now) == "your move by 03.03 09:00 UTC:"
+    assert your_move(now + timedelta(days=1), True, heading=False, now=now) == "your move by 3 Mar 09:00 UTC:"
     assert your_move(now - timedelta(seconds=5), False, heading=True, now=now) == "Your move by 08:59 UTC:"
     assert your_move(None, False, heading=False, now=now) == "your move:"
 

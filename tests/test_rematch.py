@@ -92,7 +92,7 @@ def test_the_first_again_asks_the_others_until_a_day_later(clock, alice, bob, ca
         (asked,) = outbox_of(other, "again")
         assert asked.text == (
             f"Alice wants to play #{finished.code} again, with the same players and options. To agree: again. "
-            "The offer lapses in 1d (11.06 12:00 UTC)."
+            "The offer lapses in 1d (11 Jun 12:00 UTC)."
         )
     assert refresh(finished).rematch_until == START + DAY
 

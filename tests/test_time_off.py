@@ -75,7 +75,7 @@ def test_away_gives_his_turn_the_time_it_had_left_from_the_end_of_his_time_off(c
     player = mover(table)
     clock.shift(2 * HOUR)
     reply = handle(player, "away 3d", "terminal")
-    assert reply.startswith("You are away, back in 3d (13.06 14:00 UTC): your clocks wait in every match")
+    assert reply.startswith("You are away, back in 3d (13 Jun 14:00 UTC): your clocks wait in every match")
     assert "Time off left this year: 11d." in reply
     match = refresh(table)
     assert match.deadline == START + 2 * HOUR + 3 * DAY + 22 * HOUR
@@ -123,10 +123,11 @@ def test_the_others_are_told_once_each_until_when_naming_every_match_they_share(
     handle(alice, "away 2d", "terminal")
     (told_bob,) = outbox_of(bob, "away")
     assert told_bob.text == (
-        f"Alice is away, back in 2d (12.06 21:00 JST): the clock waits for them in #{table.code}, #{second}."
+        f"Alice is away, back in 2d (12 Jun 21:00 JST): the clock waits for them in #{table.code}, #{second}."
     )
     (told_carol,) = outbox_of(carol, "away")
-    assert told_carol.text == f"Alice is away, back in 2d (12.06 12:00 UTC): the clock waits for them in #{table.code}."
+    said = f"Alice is away, back in 2d (12 Jun 12:00 UTC): the clock waits for them in #{table.code}."
+    assert told_carol.text == said
     assert not outbox_of(alice, "away")
     handle(alice, "back", "terminal")
     assert [message.text for message in outbox_of(carol, "away")][-1] == (
@@ -140,7 +141,7 @@ def test_the_others_see_in_their_list_that_the_player_to_move_is_away(clock, tab
     assert "is away" not in handle(box, "status", "terminal")
     handle(player, "away 1d", "terminal")
     listing = handle(box, "status", "terminal")
-    assert f"{player.display_name} to move. {player.display_name} is away, back in 1d (11.06 12:00 UTC)." in listing
+    assert f"{player.display_name} to move. {player.display_name} is away, back in 1d (11 Jun 12:00 UTC)." in listing
 
 
 def test_away_stops_the_computer_that_played_his_seat_so_that_the_seat_waits_for_him(clock, table):
@@ -177,7 +178,7 @@ def test_the_allowance_counts_the_time_taken_this_year(clock, alice):
 
 def test_time_off_across_new_year_counts_in_each_year_of_his_zone(clock, alice):
     handle(alice, "tz Europe/Skopje", "terminal")
-    clock.move_to(datetime(2025, 12, 29, 23, 0, tzinfo=UTC), tick=False)  # 30.12 00:00 in Skopje
+    clock.move_to(datetime(2025, 12, 29, 23, 0, tzinfo=UTC), tick=False)  # 30 Dec 00:00 in Skopje
     handle(alice, "away 5d", "terminal")  # two days in 2025, three in 2026
     assert handle(alice, "away", "terminal").endswith("Time off left this year: 12d of 14d.")
     clock.move_to(datetime(2026, 1, 1, 12, 0, tzinfo=UTC), tick=False)
@@ -193,7 +194,7 @@ def test_back_when_not_away_is_refused(clock, table):
 
 def test_help_reminds_him_that_he_is_away(clock, alice):
     handle(alice, "away 1d", "terminal")
-    assert "You are away, back in 1d (11.06 12:00 UTC): back ends it now." in handle(alice, "help", "terminal")
+    assert "You are away, back in 1d (11 Jun 12:00 UTC): back ends it now." in handle(alice, "help", "terminal")
 
 
 # tz --------------------------------------------------------------------------------
@@ -203,7 +204,7 @@ def test_tz_sets_the_zone_every_deadline_is_shown_in(clock, table):
     player = mover(table)
     reply = handle(player, "tz europe/skopje", "terminal")
     assert reply == "Your time zone: Europe/Skopje, where it is 14:00 CEST now. Deadlines are shown in it."
-    assert "by 11.06 14:00 CEST (1d left)" in handle(player, "status", "terminal")
+    assert "by 11 Jun 14:00 CEST (1d left)" in handle(player, "status", "terminal")
     assert refresh(table).deadline == START + DAY  # the moment is the same for all
 
 

@@ -22,6 +22,8 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
+from django.utils import translation
+from django.utils.dates import MONTHS_3
 
 from games.models import Match, Outbox
 from games.services import handle
@@ -556,8 +558,10 @@ SHOWN_TYPED = [  # what players type, as messages show it besides the catalogues
 
 def _vocabulary(language: str) -> set[str]:
     """The Latin-letter words the catalogue of ``language`` itself writes (loanwords,
-    names, what players type), also as SMS writes them (without diacritics)."""
-    words: set[str] = set()
+    names, what players type), also as SMS writes them (without diacritics), and the
+    months' short names of Django's own catalogue, which dates are written with."""
+    with translation.override(language):
+        words = {str(month).lower() for month in MONTHS_3.values()}
     for entry in catalogue(language)[1]:
         for text in entry.msgstr:
             text = _without_typed(re.sub(r"<code>.*?</code>|\w+\(\"[^\"]*\"\)", " ", text))

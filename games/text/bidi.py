@@ -1,12 +1,12 @@
 """Left-to-right tokens in right-to-left lines: cards, match codes, commands.
 
 Why: a Hebrew line of gin3 mixes right-to-left words with left-to-right tokens
-(``#K7Q2``, ``7h``, ``10♦``, ``suggest discard 7h``, ``in 3h (29.11 16:30 UTC)``).
+(``#K7Q2``, ``7h``, ``10♦``, ``suggest discard 7h``, ``in 3h (16:30 UTC)``).
 The Unicode bidirectional algorithm gives a line the direction of its first
 strong letter, so a line that starts with ``#K7Q2`` or a card is laid out left to
 right and its Hebrew words come out in the wrong order; and the spaces and
 punctuation between two tokens take the direction around them, so that
-``29.11 16:30 UTC`` or ``knock 6s(6), 9h(8)`` come out shuffled.
+``16:30 UTC (3h)`` or ``knock 6s(6), 9h(8)`` come out shuffled.
 
 ``isolate`` wraps each run of left-to-right tokens in a left-to-right isolate
 (LRI U+2066 ... PDI U+2069): inside, the run is laid out as written; outside,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from html import escape
 
-from django.utils import timezone
+from django.utils import dateformat, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
@@ -110,9 +110,12 @@ def deadline_text(deadline: datetime, now: datetime | None = None, short: bool =
 
 
 def clock_text(deadline: datetime, now: datetime) -> str:
-    """``16:30 UTC`` in the reader's zone, ``04.03 16:30 UTC`` when it is not today."""
+    """``16:30 UTC`` in the reader's zone, ``4 Mar 16:30 UTC`` when it is not today: the
+    month by its name in the reader's language, which no reader takes for the day, as
+    one reads ``04.03`` as the 3rd of April."""
     local, today = timezone.localtime(deadline), timezone.localtime(now)
-    return local.strftime("%H:%M" if local.date() == today.date() else "%d.%m %H:%M") + " " + local.strftime("%Z")
+    clock = local.strftime("%H:%M %Z")
+    return clock if local.date() == today.date() else f"{dateformat.format(local, 'j M')} {clock}"
 
 
 def your_move(deadline: datetime | None, short: bool, heading: bool, now: datetime | None = None) -> str:
