@@ -105,6 +105,23 @@ def test_after_his_command_the_catch_up_stops_for_the_line_he_typed_meanwhile(mo
     assert moves == ["move", "move"], "stopped once his line was there, not when nothing was due"
 
 
+def test_what_his_command_sent_him_is_shown_before_the_next_computer_move(monkeypatch):
+    """A computer's move done first wrote a newer table, which replaced, unread, the one
+    that answered his ``accept`` ("You played the sitter's suggestion: pass")."""
+    from bot.terminal import session as session_module
+
+    took = []
+    monkeypatch.setattr(session_module, "handle", lambda *args: took.append("his command"))
+    monkeypatch.setattr(session_module, "deliver_address", lambda *args: took.append("shown"))
+    monkeypatch.setattr(session_module, "do_due_work", lambda running: took.append("move") or int(len(took) < 5))
+    screen = SimpleNamespace(gone=False, typed_ahead=lambda: False)
+    player = SimpleNamespace(terminal_user="terminal:ann")
+    typing = session_module.Session(player, screen, None, None)  # type: ignore[arg-type]
+    monkeypatch.setattr(typing, "open_matches", lambda: [])
+    typing.send("accept")
+    assert took == ["his command", "shown", "move", "shown", "move"]
+
+
 def test_a_player_who_joins_is_shown_while_he_waits_without_enter():
     ann, bea = terminal("ann"), terminal("bea")
     match = lobby_match(ann)

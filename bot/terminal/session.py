@@ -85,9 +85,12 @@ class Session:
         on with the rest."""
         while True:
             with self.lock:
+                # What his command or the last step sent him is shown before the next
+                # step is done: a computer's move would otherwise replace, unread, the
+                # table that answered his command ("You played the sitter's suggestion").
+                deliver_address(Outbox.Channel.TERMINAL, self.player.terminal_user, self.backend)
                 running = {match.pk for match in self.open_matches() if match.status == Match.Status.RUNNING}
                 done = do_due_work(running)
-                deliver_address(Outbox.Channel.TERMINAL, self.player.terminal_user, self.backend)
             if self.screen.gone:
                 raise OutputGone
             if not done or (until_he_types and self.screen.typed_ahead()):
