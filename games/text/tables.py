@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from html import escape
 
+from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
@@ -29,6 +30,7 @@ from .style import (
     SMS_STYLE,
     TELEGRAM,
     Style,
+    duration_text,
     hand_text,
     moves_text,
     scores_line,
@@ -179,11 +181,22 @@ def _turn_line(view: TableView, style: Style, knocks: int, deadline: bool) -> st
         heading = your_move(view.deadline if deadline else None, short=not style.time_left, heading=True)
         return style.bold(heading) + " " + moves_text(view, knocks)
     if view.moves:
-        return _("Advise %(name)s: suggest %(moves)s") % {
-            "name": style.name(view.to_move),
-            "moves": moves_text(view, knocks),
-        }
+        said = {"name": style.name(view.to_move), "moves": moves_text(view, knocks)}
+        wait = _computer_wait(view) if deadline else 0
+        if wait > 0:
+            said["left"] = duration_text(wait)
+            return _("Advise %(name)s, who waits %(left)s for you: suggest %(moves)s") % said
+        return _("Advise %(name)s: suggest %(moves)s") % said
     return _("%(name)s to move.") % {"name": style.name(view.to_move)}
+
+
+def _computer_wait(view: TableView) -> float:
+    """The seconds a computer captain still waits for the sitter's advice, or 0 where a
+    person captains (his advice counts until that person moves, whenever that is)."""
+    captain = next((seat for seat in view.seats if seat.role == "captain"), None)
+    if captain is None or not (captain.is_computer or captain.autopilot) or view.deadline is None:
+        return 0
+    return (view.deadline - timezone.now()).total_seconds()
 
 
 def legend(channel: str) -> str:
