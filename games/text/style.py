@@ -152,6 +152,14 @@ def duration_text(seconds: float) -> str:
     return in_minutes
 
 
+def wait_text(seconds: float) -> str:
+    """A short wait, to the second under a minute (``30s``: a computer captain's wait for
+    advice, where "1m" would promise twice the time), else as ``duration_text``."""
+    if seconds >= 60:
+        return duration_text(seconds)
+    return _("%(seconds)ss") % {"seconds": math.ceil(seconds)}
+
+
 def totals_text(totals: Iterable[tuple[str, int]]) -> str:
     """``Scores: Alice 57, Bob 0, Carol 38``: each player's total, in seat order, as a
     hand's result and a resignation end."""

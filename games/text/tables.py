@@ -30,11 +30,11 @@ from .style import (
     SMS_STYLE,
     TELEGRAM,
     Style,
-    duration_text,
     hand_text,
     moves_text,
     scores_line,
     totals_text,
+    wait_text,
     your_move,
 )
 from .web import open_table_label
@@ -184,7 +184,7 @@ def _turn_line(view: TableView, style: Style, knocks: int, deadline: bool) -> st
         said = {"name": style.name(view.to_move), "moves": moves_text(view, knocks)}
         wait = _computer_wait(view) if deadline else 0
         if wait > 0:
-            said["left"] = duration_text(wait)
+            said["left"] = wait_text(wait)
             return _("Advise %(name)s, who waits %(left)s for you: suggest %(moves)s") % said
         return _("Advise %(name)s: suggest %(moves)s") % said
     return _("%(name)s to move.") % {"name": style.name(view.to_move)}
