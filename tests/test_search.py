@@ -392,6 +392,30 @@ def test_a_discard_kept_from_feeding_the_opponent_names_the_card_it_kept():
     assert reason_for(view, Discard(card("9c")), values) == (Reason.AVOIDS_FEEDING, card("Kh"))
 
 
+def test_a_discard_among_cards_worth_as_much_is_explained_by_the_chances_the_hand_keeps():
+    """'discard Tc, because no unmatched card is worth more' told a learner holding Kh, Kc
+    and Jc nothing: they are worth as much. Throwing Tc keeps the pair of kings and the
+    gap Qc between Jc and Kc; a card already on the pile is no chance."""
+
+    def reasons(pile: str) -> dict[str, Reason]:
+        mine = cards("2s 3s 4s 7h 7d 7c Kh Kc Jc Tc 9d")
+        view = BotView(
+            role=Role.CAPTAIN,
+            phase=Phase.DISCARD,
+            cards=mine,
+            pile=cards(pile),
+            stock_size=25,
+            legal_actions=tuple(Discard(c) for c in mine),
+            options=Options(),
+            turns=4,
+        )
+        values = {Discard(c): 0.0 for c in mine}
+        return {name: reason_for(view, Discard(card(name)), values)[0] for name in ("Kh", "Jc", "Tc")}
+
+    assert reasons("5h") == {"Kh": Reason.SHEDS_DEADWOOD, "Jc": Reason.SHEDS_DEADWOOD, "Tc": Reason.KEEPS_CHANCES}
+    assert reasons("Qc 9c 8c")["Jc"] is Reason.KEEPS_CHANCES, "with Qc gone, Jc and Kc make no run"
+
+
 def test_a_declined_discard_of_a_melded_card_is_said_to_break_a_meld():
     """'Not discard Qd but discard Js: it throws the costliest unmatched card' told a
     newcomer why the captain's choice, not that Qd was in his set of queens (R2.1)."""

@@ -44,6 +44,7 @@ class Reason(StrEnum):
     TAKE_LOW_CARD = "take_low_card"  # the pile's top card melds with nothing held, but is low
     TOP_CARD_NO_HELP = "top_card_no_help"  # the pile's top card helps less than an unknown one
     SHEDS_DEADWOOD = "sheds_deadwood"  # throws an unmatched card no other is worth more than
+    KEEPS_CHANCES = "keeps_chances"  # of unmatched cards worth as much, keeps those with more outs
     KEEPS_MELD = "keeps_meld"  # every higher card is in a meld: they stay
     BUILDS_MELD = "builds_meld"  # keeps a pair or a near run that cards not yet seen can complete
     SAFE_DISCARD = "safe_discard"  # he did not want that rank or its neighbours
@@ -172,4 +173,29 @@ def _discard_reason(
         return Reason.SAFE_DISCARD, None
     if any(POINTS[c % 13] > POINTS[card % 13] for c in discards):
         return Reason.KEEPS_MELD, None
+    return _among_equals(view, mine, card, [c for c in discards if c != card and counts[c] == counts[card]], unwanted)
+
+
+def _among_equals(
+    view: BotView, mine: int, card: Card, equals: list[Card], unwanted: int
+) -> tuple[Reason, Card | None]:
+    """Why ``card`` rather than another unmatched card worth as much (``equals``): "no
+    unmatched card is worth more" alone read, to a learner holding three tens, as no
+    reason for this one. The hand it keeps has more outs (cards still unseen that would
+    make a meld: none on the pile or taken by the opponent), or the opponent did not
+    want its rank or its neighbours."""
+    if not equals:
+        return Reason.SHEDS_DEADWOOD, None
+    gone = mask_of(view.pile) | mask_of(view.opponent_holds)
+
+    def outs(thrown: Card) -> int:
+        return (_meld_outs(mine ^ 1 << thrown) & ~gone).bit_count()
+
+    kept, others = outs(card), [outs(other) for other in equals]
+    if kept > max(others):
+        return Reason.KEEPS_CHANCES, None
+    if unwanted >> card & 1:
+        return Reason.SAFE_DISCARD, None
+    if kept == max(others) > min(others):
+        return Reason.KEEPS_CHANCES, None
     return Reason.SHEDS_DEADWOOD, None

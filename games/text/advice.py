@@ -30,6 +30,9 @@ REASON_WORDS = {
     Reason.TAKE_LOW_CARD: gettext_lazy("the top card of the pile is lower than the card it replaces"),
     Reason.TOP_CARD_NO_HELP: gettext_lazy("the top card of the pile helps less than an unknown one"),
     Reason.SHEDS_DEADWOOD: gettext_lazy("no unmatched card is worth more"),
+    Reason.KEEPS_CHANCES: gettext_lazy(
+        "no unmatched card is worth more, and the cards kept have more chances of a meld"
+    ),
     Reason.KEEPS_MELD: gettext_lazy("every higher card is in a meld"),
     Reason.BUILDS_MELD: gettext_lazy(
         "the cards kept include a pair or a near run that cards not yet seen can complete"
