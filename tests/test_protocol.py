@@ -51,6 +51,16 @@ def test_case_a_leading_slash_and_a_botname_suffix_do_not_matter(text):
     assert parse(text) == Command("draw")
 
 
+def test_the_full_stop_a_phone_adds_ends_a_command_as_if_it_were_not_there():
+    """'Draw.' was answered "I don't know 'Draw.'." though the player typed a command."""
+    assert parse("Draw.") == Command("draw")
+    assert parse("d 7h!") == parse("d 7h")
+    assert parse("#K7Q2 suggest take.") == parse("#K7Q2 suggest take")
+    assert parse("team take the 7.").text == "take the 7.", "a message keeps its own punctuation"
+    with pytest.raises(ProtocolError, match="Type a command"):
+        parse(".")
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -150,6 +150,12 @@ def clean(text: str) -> str:
     )
 
 
+# What a phone's keyboard puts at the end of a sentence; dropped from a command that
+# carries no message of its own, where it can mean nothing.
+SENTENCE_END = ".!"
+MESSAGE_COMMANDS = ("team", "report")
+
+
 def parse(text: str) -> Command:
     """Read one command; raise ``ProtocolError`` with a friendly reply if it is not one."""
     text = clean(text)
@@ -157,6 +163,10 @@ def parse(text: str) -> Command:
     code, version = None, None
     if words and words[0].startswith("#"):
         code, version = _selector(words.pop(0))
+    if words and _name(words[0].rstrip(SENTENCE_END)) not in MESSAGE_COMMANDS:
+        words[-1] = words[-1].rstrip(SENTENCE_END)  # "Draw." as a phone's keyboard ends it
+        if not words[-1]:
+            words.pop()
     if not words:
         raise ProtocolError(_("Type a command, for example: help"))
     name = _name(words[0])
