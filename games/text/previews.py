@@ -22,7 +22,7 @@ class Preview:
 
 
 def about() -> str:
-    return _("gin3: three-handed gin rummy, played by text over Telegram and SMS.")
+    return _("gin3: three-handed gin rummy, played by text over Telegram, by SMS or in a terminal.")
 
 
 def match_preview(
