@@ -405,6 +405,13 @@ def test_score_lists_the_scores_and_every_hand(match3):
     reply = handle(captain, "score", "terminal")
     assert f"{captain.display_name} 82" in reply
     assert f"Hand 1: {captain.display_name} +82 (gin)" in reply
+    assert "The match is over" not in reply
+
+
+def test_score_of_a_finished_match_says_who_won_it(finished_match, alice):
+    """helper-32 read the scores and the hands of his finished match, and not that it was over."""
+    said = handle(alice, f"#{finished_match.code} score", "terminal")
+    assert said.endswith(f"The match is over: {finished_match.winner.display_name} won it.")
 
 
 # The event log -------------------------------------------------------------------

@@ -78,12 +78,13 @@ def is_hand_kind(value: str) -> TypeGuard[HandKind]:
 
 @dataclass(frozen=True)
 class ScoreView(Notice):
-    """``score``: the scores and every hand played so far."""
+    """``score``: the scores and every hand played so far, and who won the match once it is over."""
 
     code: str
     target: int
     scores: tuple[tuple[str, int], ...]
     hands: tuple[HandLine, ...]
+    winner: str = ""
 
 
 @dataclass(frozen=True)

@@ -159,4 +159,6 @@ def score_text(view: ScoreView) -> str:
                 _("Hand %(number)s: %(name)s +%(points)s (%(kind)s)")
                 % {"number": hand.number, "name": hand.winner, "points": hand.points, "kind": HAND_KINDS[hand.kind]}
             )
+    if view.winner:
+        lines.append(_("The match is over: %(name)s won it.") % {"name": view.winner})
     return "\n".join(lines)

@@ -69,7 +69,8 @@ def score(player: Player, command: Command) -> Reply:
         for row in match.hands.exclude(ended_at=None).order_by("number")
         if is_hand_kind(row.result)  # an ended hand always has its result
     )
-    return ScoreView(match.code, match.target, tuple((names[s.position], s.score) for s in seats), hands)
+    winner = match.winner.display_name if match.status == Match.Status.FINISHED and match.winner else ""
+    return ScoreView(match.code, match.target, tuple((names[s.position], s.score) for s in seats), hands, winner)
 
 
 def group(player: Player, command: Command) -> Reply:
