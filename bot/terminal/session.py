@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import DatabaseError
@@ -25,6 +26,7 @@ from games.services import handle
 from games.services.plumbing.delivery import deliver_address
 from games.services.write import rematch
 from games.text import terminal as words
+from games.text.links import site_link
 
 from .backend import TerminalBackend
 from .interrupts import Interrupts, Wake
@@ -34,6 +36,7 @@ from .worker import do_due_work, review_a_hand
 
 OPEN = (Match.Status.LOBBY, Match.Status.RUNNING)
 BUG_LOG = "play-errors.log"
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")  # a site on this machine: up only while make run serves it
 T = TypeVar("T")
 
 
@@ -119,8 +122,9 @@ class Session:
         for code in sorted(self.followed - set(now)):
             if Match.objects.filter(code=code, status=Match.Status.FINISHED).exists():
                 self.ended.append(code)
-                url = f"{settings.GIN3_SITE_URL}/m/{code}/"
-                self.say(lambda code=code, url=url: words.match_over(code, url))
+                url = site_link(f"/m/{code}/")
+                local = urlsplit(url).hostname in LOCAL_HOSTS
+                self.say(lambda code=code, url=url, local=local: words.match_over(code, url, local))
         self.followed = set(now)
         return now
 

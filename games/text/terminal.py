@@ -66,8 +66,19 @@ def what_now(code: str, said: bool) -> str:
     }
 
 
-def match_over(code: str, url: str) -> str:
-    return _("#%(code)s is over: %(url)s") % {"code": code, "url": url}
+def match_over(code: str, url: str, local: bool) -> str:
+    """The end of a match he followed: its hands with ``score``, here, and its page; a
+    ``local`` site (this machine's) answers only while ``make run`` serves it."""
+    said = {"code": code, "url": url}
+    if local:
+        return (
+            _(
+                "#%(code)s is over. #%(code)s score lists its hands; %(url)s shows them move by move "
+                "while make run serves the site."
+            )
+            % said
+        )
+    return _("#%(code)s is over. #%(code)s score lists its hands; %(url)s shows them move by move.") % said
 
 
 def waits_for_you(code: str, command: str) -> str:
