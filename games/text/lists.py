@@ -110,7 +110,7 @@ def _role_help(line: MatchLine, style: Style, code: str) -> str:
     if line.your_move:
         said = _("%(code)s, your move: %(moves)s.") % {"code": code, "moves": moves_text(line, 0)}
         if line.upcard is not None and "take" in line.moves:
-            said += " " + _("take takes %(card)s.") % {"card": style.card(line.upcard)}
+            said += " " + _("take picks up %(card)s.") % {"card": style.card(line.upcard)}
         if line.suggestion:
             said += " " + _("%(partner)s suggests %(move)s: accept plays it.") % {
                 "partner": names["partner"],

@@ -93,7 +93,7 @@ def _captain_played_first(notice: m.CaptainPlayedFirst) -> str:
 
 @sentence.register
 def _not_on_the_pile(refusal: m.NotOnThePile) -> str:
-    return _("%(named)s is not the pile's top card: take takes %(top)s.") % {
+    return _("%(named)s is not on top of the pile: take picks up %(top)s.") % {
         "named": refusal.named,
         "top": refusal.top,
     }

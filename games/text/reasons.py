@@ -16,7 +16,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "hand_over": lambda _params: _("the hand is over."),
     "upcard_first": lambda _params: _("on the first turn you take the face-up card or pass."),
     "pass_only_upcard": lambda _params: _("you may pass only on the face-up card, on the first turn."),
-    "must_draw": lambda _params: _("both refused the face-up card: the captain draws from the stock."),
+    "must_draw": lambda _params: _("the box and you both refused the face-up card: draw from the stock."),
     "already_took": lambda _params: _("you have taken a card already: discard one."),
     "take_first": lambda _params: _("take a card first: draw from the stock, or take from the pile."),
     "not_held": lambda params: _("you do not hold %(card)s.") % {"card": params["card"]},
@@ -33,7 +33,7 @@ SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
 CAPTAIN_SENTENCES: dict[str, Callable[[Mapping[str, object]], str]] = {
     "upcard_first": lambda _params: _("on the first turn he takes the face-up card or passes."),
     "pass_only_upcard": lambda _params: _("he may pass only on the face-up card, on the first turn."),
-    "must_draw": SENTENCES["must_draw"],  # said of the captain already
+    "must_draw": lambda _params: _("both refused the face-up card: the captain draws from the stock."),
     "already_took": lambda _params: _("he has taken a card already: suggest a discard."),
     "take_first": lambda _params: _("he takes a card first: suggest draw, or take."),
     "not_held": lambda params: _("he does not hold %(card)s.") % {"card": params["card"]},
