@@ -331,6 +331,23 @@ def test_r3_2_the_captain_accepts_the_suggestion_and_it_is_played(match3):
     assert "You played the sitter's suggestion: take" in reply, "his table after it does not say which move it was"
 
 
+def test_the_accepted_move_is_told_after_the_box_moves_that_came_before_it(match3):
+    """'You played the sitter's suggestion: draw' above 'Box: take 7d, d Kh' read as if
+    the captain had drawn first."""
+    box, captain, sitter = roles(match3)
+    handle(captain, "pass", "terminal")
+    handle(box, "pass", "terminal")
+    handle(captain, "draw", "terminal")
+    hand = engine_hand(match3)
+    handle(captain, f"discard {hand.cards_of(Role.CAPTAIN)[0]}", "terminal")
+    handle(box, "draw", "terminal")
+    handle(box, f"discard {engine_hand(match3).cards_of(Role.BOX)[0]}", "terminal")
+    handle(sitter, "suggest draw", "terminal")
+    lines = handle(captain, "accept", "terminal").splitlines()
+    box_turn = next(i for i, line in enumerate(lines) if line.startswith(f"{box.display_name}: draw, d "))
+    assert lines[box_turn + 1] == "You played the sitter's suggestion: draw"
+
+
 def test_accept_without_a_suggestion_is_refused(match3):
     _box, captain, _sitter = roles(match3)
     assert "no suggestion waiting" in refused(match3, captain, "accept")

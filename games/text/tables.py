@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from games.contract.moves import Accepted
 from games.contract.public import PublicTableView
 from games.contract.tables import Automatic, MoveView, ResultView, TableView
 from games.engine import Card
@@ -135,11 +136,15 @@ def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = 
     player to move is told when his time runs out unless ``deadline`` is off, and
     the scores line is left out when ``scores`` is off (SMS, to fit)."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
-    lines += [style.text(sentence(view.note))] if view.note is not None else []
+    note = [style.text(sentence(view.note))] if view.note is not None else []
+    # "You played the sitter's suggestion: draw" is his move: after the others' before it.
+    his_move = isinstance(view.note, Accepted)
+    lines += [] if his_move else note
     moves = view.last_moves
     if view.drawn is not None:
         moves = _without_the_draw(moves, view)
     lines += turns_text(moves, style)
+    lines += note if his_move else []
     if view.drawn is not None:
         lines.append(_drawn_line(view, view.drawn, style))
     if view.taken is not None:
