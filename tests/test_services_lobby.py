@@ -319,6 +319,16 @@ def test_a_move_legal_in_only_one_of_his_waiting_matches_goes_there(alice, bob, 
     assert refresh(discarding).version == before[0] + 1
 
 
+def test_accept_goes_to_the_one_match_where_a_suggestion_waits(alice, bob, carol):
+    """accept answered "Which match?" though only one of his matches had a suggestion."""
+    advised, other = alice_to_move_in(alice, (bob, carol)), alice_to_move_in(alice, (bob, carol))
+    handle(player_in_role(advised, Role.SITTER), f"#{advised.code} suggest pass", "terminal")
+    before = snapshot(other)
+    reply = handle(alice, "accept", "terminal")
+    assert "Which match?" not in reply and "You played the sitter's suggestion: pass" in reply
+    assert snapshot(other) == before
+
+
 def test_which_match_names_a_match_where_the_move_is_legal(alice, bob, carol):
     discarding = alice_to_discard_in(alice, (bob, carol))
     first, second = alice_to_draw_in(alice, (bob, carol)), alice_to_draw_in(alice, (bob, carol))

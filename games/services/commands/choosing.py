@@ -119,6 +119,13 @@ def any_match(match: Match, seat: Seat) -> bool:
     return True
 
 
+def has_suggestion(match: Match, seat: Seat) -> int:
+    """1 where his sitter's suggestion waits for him (made at the match's version now), else 0:
+    ``accept`` goes to the one match where there is something to accept."""
+    hand_row = state.hand_in_play(match)
+    return int(bool(hand_row.suggestion) and hand_row.suggestion_version == match.version)
+
+
 def playable(command: Command) -> Rank:
     """How well ``command``'s move suits a match where it is his turn, its hand replayed
     from the log: 2 if it is legal there (``take Qs``: and Qs tops the pile), 1 if it is the

@@ -17,7 +17,7 @@ from games.text.protocol import Command
 
 from ...models import Event, Outbox, Player
 from ..errors import ServiceError
-from .choosing import RUNNING, Reply, on_team, pick, playable, role_now, sitter_advising, to_move
+from .choosing import RUNNING, Reply, has_suggestion, on_team, pick, playable, role_now, sitter_advising, to_move
 
 MAX_TEAM_MESSAGES = 5  # a player's team messages between two moves: advice, not a flood
 
@@ -78,7 +78,7 @@ def suggest(player: Player, command: Command) -> Reply:
 
 def accept(player: Player, command: Command) -> Reply:
     """The captain plays the sitter's waiting suggestion."""
-    seat = pick(player, command, to_move, RUNNING)
+    seat = pick(player, command, to_move, RUNNING, has_suggestion)
     table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is not Role.CAPTAIN:
         raise ServiceError(m.OnlyCaptainAccepts())
