@@ -383,6 +383,7 @@ def test_make_play_again_comes_back_to_the_match_he_left_instead_of_starting_ano
     assert Match.objects.count() == 1
     assert f"Back to #{match.code}. Type new for another match." in again.text
     assert f"#{match.code} hand " in again.text  # his table (the computers may have played on)
+    assert again.text.index("Back to #") < again.text.index(f"#{match.code} hand "), "said before the table"
     other = play("--name", "Ann", "--options", "5m", typist=["quit"])  # an option asks for a new one
     assert Match.objects.count() == 2
     assert "Back to" not in other.text

@@ -117,9 +117,7 @@ def _play(session: Session, join: str, options: str, computers: int | None, leve
     if not codes:
         session.say(lambda: (_nothing_joined if join else _nothing_started)(session.relaunch))
         return FAILED
-    if back:
-        session.say(lambda: words.came_back(codes))
-    elif not started or len(codes) > 1:
+    if not back and (not started or len(codes) > 1):
         session.say(lambda: words.your_matches(codes))
     refresher = Refresher(session)
     refresher.start()
@@ -151,9 +149,12 @@ def start(session: Session, join: str, options: str, computers: int | None, leve
 
 
 def come_back(session: Session) -> bool:
-    """Show him the table of each of his open matches, if he has any: a plain ``make play``
-    after quitting means the match he left, not a second one beside it."""
+    """Show him the table of each of his open matches, if he has any, after a line that
+    says so: a plain ``make play`` after quitting means the match he left, not a second
+    one beside it."""
     codes = [match.code for match in session.open_matches()]
+    if codes:
+        session.say(lambda: words.came_back(codes))
     for code in codes:
         session.send(f"#{code} status")
     return bool(codes)
