@@ -29,6 +29,7 @@ from games.services.read.public import public_live_view, public_match_view
 from games.services.write import signin
 from games.site.charts import line_chart
 from games.templatetags.gin3 import MOVE_WORDS
+from games.text.card_names import card_name_parts
 from games.text.links import join_link
 from games.text.options import move_time_text
 from games.text.previews import lobby_preview, match_preview, player_preview, scoreboard_preview
@@ -181,6 +182,7 @@ def match_page(request: HttpRequest, code: str) -> HttpResponse:
         "replays": {hand.number: _replay_data(hand) for hand in view.hands if hand.is_detailed},
         "join_link": join_link(view.code) if match.status == Match.Status.LOBBY else "",
         "move_words": _move_words() if view.table else None,
+        "card_words": card_name_parts(),
         "rematch_of": match.rematch_of.code if match.rematch_of else "",
         "played_again": _played_again(match),
         "my_table": _my_table(request, match),

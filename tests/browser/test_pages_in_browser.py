@@ -16,6 +16,7 @@ from games.models import Match, Player
 from games.services.read.public import public_match_view
 from games.services.write import moderation
 from games.services.write.players import terminal_player
+from games.text.card_names import card_name
 
 from ..pages_support import cards_on, finished_match, running_match, secret_cards, step
 
@@ -137,6 +138,9 @@ def test_stepping_through_a_replay_shows_the_right_cards_at_each_step(open_page,
             page.tab.keyboard.press("ArrowRight")
     page.tab.keyboard.press("Home")
     assert page.tab.get_attribute(replay, "data-step") == "0"
+    first = hand.steps[0].box[0]
+    named = page.tab.get_attribute(f'[data-hand="box"] [data-card="{first}"]', "title")
+    assert named == card_name(first), "a card the replay draws is named as the page's own cards are"
     page.tab.keyboard.press("End")
     assert page.tab.get_attribute(replay, "data-step") == str(steps - 1)
     if hand.summary.get("knocker_cards"):

@@ -7,12 +7,25 @@
 
   var SUITS = { s: ["♠", "black"], h: ["♥", "red"], d: ["♦", "red"], c: ["♣", "black"] };
 
+  var cardWordsData = document.getElementById("card-words");
+  var cardWords = cardWordsData ? JSON.parse(cardWordsData.textContent) : { ranks: {}, patterns: {} };
+
+  function attribute(text) {
+    return text.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+  }
+
+  /* A card's name ("queen of hearts") as the page's own cards carry it in their title. */
+  function cardName(text, rank) {
+    var named = cardWords.ranks[text.charAt(0)] || rank;
+    return (cardWords.patterns[text.charAt(1)] || "%(rank)s").replace("%(rank)s", named);
+  }
+
   function cardHtml(text, highlight) {
     if (!text) return '<span class="card none">–</span>';
     var rank = text.charAt(0) === "T" ? "10" : text.charAt(0);
     var suit = SUITS[text.charAt(1)];
-    return '<span class="card ' + suit[1] + (highlight ? " hl" : "") + '" data-card="' + text + '">' +
-      rank + '<span class="suit">' + suit[0] + "</span></span>";
+    return '<span class="card ' + suit[1] + (highlight ? " hl" : "") + '" data-card="' + text + '" title="' +
+      attribute(cardName(text, rank)) + '">' + rank + '<span class="suit">' + suit[0] + "</span></span>";
   }
 
   function cardsHtml(list, highlight) {
