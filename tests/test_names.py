@@ -82,7 +82,7 @@ def test_a_name_the_others_would_read_as_themselves_is_refused_and_numbered_at_f
     """A player named You made the others read "You goes gin!"."""
     ann = terminal_player("ann", "Ann")
     assert handle(ann, "name You", "terminal") == "The others would read You as themselves: choose another name."
-    assert handle(ann, "name Anda", "terminal").startswith("The others would read Anda")
+    assert handle(ann, "name ти", "terminal").startswith("The others would read ти")
     assert Player.objects.get(pk=ann.pk).display_name == "Ann"
     assert telegram_player(user_id=5002, chat_id=5002, name="you").display_name == "you 2"
     assert handle(ann, "name Youssef", "terminal") == "Your name is Youssef."

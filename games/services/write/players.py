@@ -89,9 +89,9 @@ def printable(text: str) -> str:
     return " ".join(clean(text).split())
 
 
-# "You" in each language we speak: a player so named would be read by the others as
-# themselves ("You goes gin!").
-READER_WORDS = frozenset({"you", "אתה", "את", "tu", "ti", "ти", "तुम्ही", "तू", "anda", "awak", "kamu"})
+# "You" in the languages we speak: a player so named would be read by the others as
+# themselves ("You goes gin!"). Not the words that are people's names too (Tu, Anda).
+READER_WORDS = frozenset({"you", "אתה", "את", "ти", "तुम्ही", "तू", "awak", "kamu"})
 
 
 def reads_as_the_reader(name: str) -> bool:
