@@ -108,6 +108,23 @@ def test_r6_2_the_table_after_a_take_names_the_card_he_may_not_throw_back(match3
     assert "took" not in handle(sitter, "status", "terminal") + handle(box, "status", "terminal")
 
 
+def test_r5_r6_1_a_discard_without_its_card_is_answered_as_the_turn_stands(match3):
+    """A newcomer at his draw typed discard, was asked which card, named one, and only
+    then heard that he must take a card first."""
+    box, captain, _sitter = roles(match3)
+    assert refused(match3, captain, "discard").startswith("Not allowed: on the first turn you take the face-up card")
+    handle(captain, "pass", "terminal")
+    assert refused(match3, captain, "knock") == f"It is {box.display_name}'s turn."
+    handle(box, "pass", "terminal")
+    handle(captain, "draw", "terminal")
+    handle(captain, f"discard {engine_hand(match3).cards_of(Role.CAPTAIN)[0]}", "terminal")
+    handle(box, "draw", "terminal")
+    assert refused(match3, box, "d") == "Say which card, like: discard 7h"
+    handle(box, f"discard {engine_hand(match3).cards_of(Role.BOX)[0]}", "terminal")
+    take_first = "Not allowed: take a card first: draw from the stock, or take from the pile."
+    assert refused(match3, captain, "discard") == take_first
+
+
 def test_r5_4_after_both_refuse_the_captain_must_draw(match3):
     box, captain, _sitter = roles(match3)
     handle(captain, "pass", "terminal")

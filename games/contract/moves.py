@@ -122,6 +122,13 @@ class NotOnThePile(Refusal):
 
 
 @dataclass(frozen=True)
+class SayWhichCard(Refusal):
+    """A ``discard`` or ``knock`` (``command``) without its card, at his discard."""
+
+    command: str
+
+
+@dataclass(frozen=True)
 class SayWhatToSuggest(Refusal):
     """A bare ``suggest``: ``example`` is a move the captain may play now."""
 

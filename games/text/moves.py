@@ -100,6 +100,11 @@ def _not_on_the_pile(refusal: m.NotOnThePile) -> str:
 
 
 @sentence.register
+def _say_which_card(refusal: m.SayWhichCard) -> str:
+    return _("Say which card, like: %(command)s 7h") % {"command": refusal.command}
+
+
+@sentence.register
 def _say_what_to_suggest(refusal: m.SayWhatToSuggest) -> str:
     return _("Say what to suggest, like: suggest %(move)s") % {"move": refusal.example}
 

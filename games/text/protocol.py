@@ -233,7 +233,7 @@ def _command(name: str, args: list[str], text: str) -> Command:
         return Command(name)
     if name in CARD_ARGUMENT:
         if not args:
-            raise ProtocolError(_("Say which card, like: %(command)s 7h") % {"command": name})
+            return Command(name)  # which card: answered as his turn stands (he may have to take one first)
         if len(args) > 1:
             # The form, not his first card: "discard Ks Qd" may begin with one he does not hold.
             for arg in args:
@@ -276,7 +276,10 @@ def _command(name: str, args: list[str], text: str) -> Command:
         # Checked before parsing, so that "suggest suggest ..." cannot recurse without end.
         if _name(args[0]) not in PLAY_COMMANDS:
             raise ProtocolError(_("You can suggest pass, take, draw, discard CARD or knock CARD."))
-        return Command(name, suggestion=parse(" ".join(args)))
+        suggestion = parse(" ".join(args))
+        if suggestion.name in CARD_ARGUMENT and suggestion.card is None:
+            raise ProtocolError(_("Say which card, like: %(command)s 7h") % {"command": suggestion.name})
+        return Command(name, suggestion=suggestion)
     if name == "team":
         message = _rest(text, args)
         if not message:

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NoReturn
 
 from django.db.models import Max
 
 from games.contract import moves as m
 from games.contract.tables import Automatic, TableView
-from games.engine import Hand, IllegalAction, Role, Take
+from games.engine import Discard, Hand, IllegalAction, Knock, Role, Take
 from games.services.plumbing import outbox, state
 from games.services.write import advice, play
 from games.services.write.announcements import since_last_turn
 from games.services.write.locked_table import Table, load_table
-from games.text.protocol import Command
+from games.text.protocol import CARD_ARGUMENT, Command
 
 from ...models import Event, Outbox, Player
 from ..errors import ServiceError
@@ -25,6 +26,8 @@ MAX_TEAM_MESSAGES = 5  # a player's team messages between two moves: advice, not
 def move(player: Player, command: Command) -> Reply:
     """pass, take, draw, discard, knock: the reply is the table after it, or the
     hand's result if the move ended the hand."""
+    if command.name in CARD_ARGUMENT and command.card is None:
+        _without_its_card(player, command)
     seat = pick(player, command, to_move, RUNNING, playable(command))
     table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is Role.SITTER:
@@ -40,6 +43,27 @@ def _table_after(table: Table, position: int) -> TableView:
     opponent threw is what he weighs his discard against."""
     within_his_turn = table.mover == position
     return table.view(position, since_last_turn(table, position) if within_his_turn else ())
+
+
+def _without_its_card(player: Player, command: Command) -> NoReturn:
+    """A ``discard`` or ``knock`` with no card, refused as his turn stands: a newcomer at
+    his draw was asked to name a card, and then told that he must take one first. At his
+    discard he is asked which card; before it, told why no discard is allowed yet."""
+    seat = pick(player, command, to_move, RUNNING)
+    table = load_table(seat.match_id, command.version)
+    if table.role_of(seat.position) is Role.SITTER:
+        raise ServiceError(m.SitterSuggests(command.as_text()))
+    if table.match.is_paused:
+        raise ServiceError(m.MatchPaused(table.match.code))
+    if seat.position != table.mover:
+        raise ServiceError(m.NotYourTurn(table.name(table.mover)))
+    hand = table.hand
+    if not any(isinstance(action, Discard | Knock) for action in hand.legal_actions()):
+        try:
+            hand.apply(Discard(hand.cards_of(hand.to_move)[0]))
+        except IllegalAction as error:
+            raise ServiceError(m.IllegalMove(error.code, dict(error.params), error.message)) from None
+    raise ServiceError(m.SayWhichCard(command.name))
 
 
 def _check_named_top(hand: Hand, command: Command) -> None:
