@@ -14,14 +14,19 @@ from .base import Notice, Refusal
 
 
 @dataclass(frozen=True)
-class AdviceReason(Notice):
-    """A computer sitter answers its captain's team message: why it suggested ``move``."""
+class MoveReason(Notice):
+    """A computer partner's answer to a team message: why ``move``, and the card ``reason`` names."""
 
     code: str
     name: str
     move: str
     reason: str
     card: str = ""
+
+
+@dataclass(frozen=True)
+class AdviceReason(MoveReason):
+    """A computer sitter answers its captain: why it suggested ``move``."""
 
 
 @dataclass(frozen=True)
@@ -33,15 +38,8 @@ class NoAdviceYet(Notice):
 
 
 @dataclass(frozen=True)
-class PlayReason(Notice):
-    """A computer captain answers its sitter's team message: why it played ``move``, its
-    last move of the hand."""
-
-    code: str
-    name: str
-    move: str
-    reason: str
-    card: str = ""
+class PlayReason(MoveReason):
+    """A computer captain answers its sitter: why it played ``move``, its last move of the hand."""
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from games.contract import Content
 from games.contract import matches as m
 from games.engine import Discard, Knock, Role
 from games.services.plumbing import state
-from games.services.write import presence
+from games.services.write import presence, turns
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
@@ -122,8 +122,7 @@ def any_match(match: Match, seat: Seat) -> bool:
 def has_suggestion(match: Match, seat: Seat) -> int:
     """1 where his sitter's suggestion waits for him (made at the match's version now), else 0:
     ``accept`` goes to the one match where there is something to accept."""
-    hand_row = state.hand_in_play(match)
-    return int(bool(hand_row.suggestion) and hand_row.suggestion_version == match.version)
+    return int(turns.suggestion_stands(state.hand_in_play(match), match))
 
 
 def playable(command: Command) -> Rank:

@@ -53,16 +53,13 @@ def _without_its_card(player: Player, command: Command) -> NoReturn:
     table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is Role.SITTER:
         raise ServiceError(m.SitterSuggests(command.as_text()))
-    if table.match.is_paused:
-        raise ServiceError(m.MatchPaused(table.match.code))
-    if seat.position != table.mover:
-        raise ServiceError(m.NotYourTurn(table.name(table.mover)))
+    play.check_turn(table, seat.position)
     hand = table.hand
     if not any(isinstance(action, Discard | Knock) for action in hand.legal_actions()):
         try:
             hand.apply(Discard(hand.cards_of(hand.to_move)[0]))
         except IllegalAction as error:
-            raise ServiceError(m.IllegalMove(error.code, dict(error.params), error.message)) from None
+            raise play.refused_by_engine(error) from None
     raise ServiceError(m.SayWhichCard(command.name))
 
 

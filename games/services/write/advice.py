@@ -30,7 +30,7 @@ from games.services.plumbing import outbox, state
 from games.services.plumbing.change import current
 from games.services.write.announcements import since_last_turn, table_key, with_missed
 from games.services.write.locked_table import Table
-from games.services.write.turns import advice_wait, computer_advises
+from games.services.write.turns import advice_wait, computer_advises, suggestion_stands
 
 # A computer captain plays its sitter's suggestion unless, by its own evaluation, the
 # suggestion is worth more than this many points less than its own choice (a hand's
@@ -96,9 +96,7 @@ def appraisal(table: Table, level: str, budget: float | None = None, weigh: Sequ
 def waiting_suggestion(table: Table) -> Action | None:
     """The sitter's latest suggestion, if it was made for this moment and is still legal."""
     hand_row = table.hand_row
-    if table.hand.to_move is not Role.CAPTAIN or not hand_row.suggestion:
-        return None
-    if hand_row.suggestion_version != table.match.version:
+    if table.hand.to_move is not Role.CAPTAIN or not suggestion_stands(hand_row, table.match):
         return None
     action = parse_action(hand_row.suggestion)
     return action if action in table.hand.legal_actions() else None

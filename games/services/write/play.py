@@ -77,20 +77,30 @@ def _begin_hand(table: Table) -> None:
 # Moves ---------------------------------------------------------------------
 
 
+def check_turn(table: Table, position: int) -> None:
+    """Refuse any move of the seat in ``position`` now: the match is paused, or it is not his turn."""
+    if table.match.is_paused:
+        raise ServiceError(MatchPaused(table.match.code))
+    if position != table.mover:
+        raise ServiceError(NotYourTurn(table.name(table.mover)))
+
+
+def refused_by_engine(error: IllegalAction) -> ServiceError:
+    """The engine's refusal of a move, as its stable code for the text layer."""
+    return ServiceError(IllegalMove(error.code, dict(error.params), error.message))
+
+
 def apply_move(
     table: Table, position: int, action: Action, actor: Player | None, automatic: Automatic = Automatic.TYPED
 ) -> ResultView | None:
     """Apply one move for the seat to move; return the hand's result if the move ended it.
     ``automatic`` says how it was made. Caller holds the lock."""
-    if table.match.is_paused:
-        raise ServiceError(MatchPaused(table.match.code))
-    if position != table.mover:
-        raise ServiceError(NotYourTurn(table.name(table.mover)))
+    check_turn(table, position)
     before = table.hand
     try:
         after, _events = before.apply(action)
     except IllegalAction as error:
-        raise ServiceError(IllegalMove(error.code, dict(error.params), error.message)) from None
+        raise refused_by_engine(error) from None
     begin_change(table.match)
     data = {"move": str(action), "seat": position, "role": before.to_move.value}
     if automatic:

@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from games.engine import Role
 from games.models import Event, Match
+from games.models import Hand as HandRow
 from games.services.plumbing import clocks
 from games.services.plumbing.change import current
 from games.services.write.locked_table import Table, begin_change
@@ -57,6 +58,11 @@ def computer_advises(table: Table) -> bool:
     return sitter.player.is_computer and not table.computer_plays(table.mover)
 
 
+def suggestion_stands(hand_row: HandRow, match: Match) -> bool:
+    """Whether the hand has a suggestion made at the match's moment now (no move since)."""
+    return bool(hand_row.suggestion) and hand_row.suggestion_version == match.version
+
+
 def waits_for_advice(table: Table) -> bool:
     """A computer captain waits for a person sitter who advises (``advise on``), so that
     his suggestion can come before it moves; once one has come, it waits no more. It
@@ -69,7 +75,7 @@ def waits_for_advice(table: Table) -> bool:
     sitter = table.seat(table.position_of_role(Role.SITTER))
     if sitter.player.is_computer or sitter.autopilot or not sitter.player.advises:
         return False
-    if table.hand_row.suggestion_version == table.match.version and table.hand_row.suggestion:
+    if suggestion_stands(table.hand_row, table.match):
         return False
     first = not any(move["role"] == Role.CAPTAIN.value for move in table.moves)
     return first or table.hand_row.events.filter(kind=Event.Kind.SUGGESTION).exists()
