@@ -6,11 +6,12 @@ Django's admin filters a list on any field named in the query string
 refuse such a request (400) or answer it, but its answer must not depend on
 a secret. So the test builds a world with a hand in play and its twin: a
 world that differs only in what nobody may see yet (the hidden cards are
-permuted, the salt is another), and sends every request to both, as
-view-only staff and as a superuser: every list of the admin site with every
-field, every relational path that reaches hidden data and every lookup;
-every search and ordering; every change page. A response that differs
-between the two worlds gives a secret away.
+permuted, the salt is another), and sends requests to both, as view-only
+staff and as a superuser: every list of the admin site with every field,
+every relational path that reaches hidden data and every lookup; every
+search and ordering; every change page. A response that differs between the
+two worlds gives a secret away. (A filter on a public field is sent to the
+first world only: ``Request.could_differ`` says why.)
 """
 
 from __future__ import annotations
@@ -253,6 +254,15 @@ class Request:
     # The first lookup of its path: a path's refusal is compared between the worlds once.
     first_of_path: bool = True
 
+    @property
+    def could_differ(self) -> bool:
+        """Whether the twin could answer otherwise. A filter on one public field
+        picks the rows that the whole list shows, by values that are the same in
+        both worlds; the whole list (its rows in order, its filters' choices, its
+        facets) is compared, so asking the twin again compares equal values. It is
+        asked in the first world only, where a crash would show."""
+        return not self.lookup or self.hidden
+
 
 def requests_for(world: World, model: type[models.Model]) -> Iterator[Request]:
     """Every request to one list of the admin site and to its rows' pages."""
@@ -401,6 +411,7 @@ def test_r4_4_no_admin_request_tells_a_hand_in_play_from_its_twin(model, users, 
         return {
             (user.username, request.url): answer(user, request)
             for request in asked
+            if request.could_differ
             for user in users
             if request.first_of_path or first[(user.username, request.url)][0] != REFUSED
         }
