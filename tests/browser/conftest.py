@@ -4,7 +4,9 @@ Playwright's own browser download cannot work on this project's machines, so
 the tests use the system's ``chromium`` (``.ci/run`` installs it with apt).
 Without chromium or Playwright the browser tests are skipped, except under
 ``GIN3_REQUIRE_SERVICES=1`` (CI), where they fail. Screenshots go to
-``var/screenshots/`` (git-ignored), for a person to look at.
+``var/screenshots/`` (git-ignored), for a person to look at; with
+``GIN3_SCREENSHOTS=0`` none is taken (``.ci/run``, whose clone nobody looks
+at: they cost a fifth of the page tests' time).
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ class Page:
         return self.tab.evaluate("document.documentElement.scrollWidth - window.innerWidth")
 
     def screenshot(self, name: str) -> None:
+        if os.environ.get("GIN3_SCREENSHOTS") == "0":
+            return
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         width = self.tab.viewport_size["width"]
         self.tab.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
