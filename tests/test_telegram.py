@@ -254,15 +254,17 @@ def test_a_queued_table_that_a_newer_one_replaces_is_never_sent(tg):
 
 
 @pytest.mark.django_db
-def test_a_message_too_long_for_telegram_goes_in_parts_in_order(tg):
-    """Telegram refuses a message of more than 4,096 characters: a reply of 9,000 goes in parts."""
+def test_a_message_too_long_for_telegram_goes_in_parts_in_order_a_second_apart(tg):
+    """Telegram refuses a message of more than 4,096 characters: a reply of 9,000 goes in
+    parts, each counted against the chat's message a second, like any message."""
     player = _telegram_player(2001)
     lines = [f"line {number} " + "x" * 90 for number in range(100)]
     _queue(player, "\n".join(lines))
     deliver_all()
     sent = [message.plain_text for message in tg.messages_to(2001)]
-    assert len(sent) == 3 and all(len(part) <= 4096 for part in sent)
+    assert len(sent) == 3 and all(len(part) <= 4096 for part in sent), "no part twice"
     assert "\n".join(sent) == "\n".join(lines)
+    assert tg.violations == []
 
 
 @pytest.mark.django_db(transaction=True)

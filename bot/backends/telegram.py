@@ -13,7 +13,10 @@ shows nothing twice. A message that asks nothing of its reader
 (``Outbox.silent``) is sent without a sound.
 
 Sends keep to Telegram's limits with a limiter shared by all workers; a send
-that would break them is not slept on but handed back with ``RetryLater``.
+that would break them is not slept on but handed back with ``RetryLater``,
+except the later parts of a message too long for one: once its first part is
+sent, a retry would send that part again, so the others wait their turn (a
+second each in a private chat, well within delivery's lease).
 Network errors are left to delivery's retries; Telegram's PTB timeouts (5 s)
 keep a call well within delivery's lease.
 """
@@ -24,6 +27,7 @@ import asyncio
 import logging
 import re
 import threading
+import time
 import uuid
 import warnings
 from collections.abc import Awaitable, Callable, Iterator
@@ -79,10 +83,11 @@ class TelegramBackend(Backend):
             for old in stale_buttons(message):
                 with _counted(chat_id, new_message=False):
                     _run(_strip, chat_id, int(old))
-            with _counted(chat_id, new_message=True):
-                for part in parts[:-1]:  # a message too long for one: its parts in order, the buttons on the last
-                    _run(_send, chat_id, part, None, message.silent)
-                return str(_run(_send, chat_id, parts[-1], markup, message.silent))
+            sent = 0
+            for number, part in enumerate(parts, 1):  # a message too long for one: in order, buttons on the last
+                with _counted(chat_id, new_message=True, waits=number > 1):
+                    sent = _run(_send, chat_id, part, markup if number == len(parts) else None, message.silent)
+            return str(sent)
         except RetryAfter as error:
             raise RetryLater(_seconds(error)) from error
         except Forbidden as error:
@@ -205,14 +210,18 @@ def rules(chat_id: int, new_message: bool) -> list[Rule]:
 
 
 @contextmanager
-def _counted(chat_id: int, new_message: bool) -> Iterator[None]:
+def _counted(chat_id: int, new_message: bool, waits: bool = False) -> Iterator[None]:
     """Count the call made inside in the limiter's windows, or hand the message back
-    with ``RetryLater``; once the call is done (answered or failed), count it from
-    then: Telegram has it by then, however long the request took to arrive."""
+    with ``RetryLater`` (or, if it ``waits``, wait for its turn); once the call is done
+    (answered or failed), count it from then: Telegram has it by then, however long
+    the request took to arrive."""
     limiter, counted, send = shared_limiter(), rules(chat_id, new_message), uuid.uuid4().hex
     wait = limiter.acquire(counted, send)
-    if wait > 0:
-        raise RetryLater(wait)
+    while wait > 0:
+        if not waits:
+            raise RetryLater(wait)
+        time.sleep(wait)
+        wait = limiter.acquire(counted, send)
     try:
         yield
     finally:
