@@ -85,7 +85,27 @@ CASES = [
         "upcard_first",
         {},
     ),
-    ("knocking before taking", attempt(Pass(), Pass(), Knock(card("Kc"))), IllegalAction, "take_first", {}),
+    (
+        "R5.4: knocking before the forced draw says draw",
+        attempt(Pass(), Pass(), Knock(card("Kc"))),
+        IllegalAction,
+        "must_draw",
+        {},
+    ),
+    (
+        "R5.4: discarding before the forced draw says draw",
+        attempt(Pass(), Pass(), Discard(card("Kc"))),
+        IllegalAction,
+        "must_draw",
+        {},
+    ),
+    (
+        "knocking before taking",
+        attempt(Take(), Discard(card("Kc")), Knock(card("Jh"))),
+        IllegalAction,
+        "take_first",
+        {},
+    ),
     (
         "discarding a card not held",
         attempt(Take(), Discard(card("Jh"))),

@@ -266,7 +266,8 @@ def test_r7_1_the_box_may_knock_on_his_first_turn_after_taking_the_upcard():
 
 def test_r7_1_knocking_comes_after_taking_a_card():
     assert_illegal(deal(DECK_A), Knock(card("Kc")), "R5.1")  # on the upcard: take it or pass
-    assert_illegal(play(deal(DECK_A), Pass(), Pass()), Knock(card("Kc")), "R6.1")
+    assert_illegal(play(deal(DECK_A), Take(), Discard(card("Kc"))), Knock(card("Kc")), "R6.1")
+    assert_illegal(play(deal(DECK_A), Pass(), Pass()), Knock(card("Kc")), "R5.4")  # the forced draw first
 
 
 def test_r7_2_a_knock_over_10_is_refused_and_the_hand_is_unchanged():

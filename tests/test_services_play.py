@@ -129,8 +129,11 @@ def test_r5_4_after_both_refuse_the_captain_must_draw(match3):
     box, captain, _sitter = roles(match3)
     handle(captain, "pass", "terminal")
     handle(box, "pass", "terminal")
-    reply = refused(match3, captain, "take")
-    assert reply == "Not allowed: the box and you both refused the face-up card: draw from the stock."
+    must_draw = "Not allowed: the box and you both refused the face-up card: draw from the stock."
+    assert refused(match3, captain, "take") == must_draw
+    hand = engine_hand(match3)
+    assert refused(match3, captain, f"discard {hand.cards_of(Role.CAPTAIN)[0]}") == must_draw, "no take offered"
+    assert refused(match3, captain, "discard") == must_draw
     handle(captain, "draw", "terminal")
     assert engine_hand(match3).phase.value == "discard"
 
@@ -148,10 +151,10 @@ def test_r5_1_a_discard_on_the_upcard_is_refused_with_what_the_first_turn_allows
 
 def test_r6_1_a_discard_before_taking_a_card_is_refused(match3):
     box, captain, _sitter = roles(match3)
-    handle(captain, "pass", "terminal")
-    handle(box, "pass", "terminal")
-    card = engine_hand(match3).captain[0]
-    assert "take a card first" in refused(match3, captain, f"discard {card}")
+    handle(captain, "take", "terminal")
+    handle(captain, f"discard {engine_hand(match3).captain[0]}", "terminal")
+    card = engine_hand(match3).box[0]
+    assert "take a card first" in refused(match3, box, f"discard {card}")
 
 
 def test_r6_1_a_card_he_does_not_hold_cannot_be_discarded(match3):

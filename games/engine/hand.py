@@ -295,7 +295,7 @@ class Hand:
         if self.phase is Phase.UPCARD:
             raise IllegalAction("upcard_first")  # not "draw or take": a draw is refused too (R5.1)
         if self.phase is not Phase.DISCARD:
-            raise IllegalAction("take_first")
+            raise IllegalAction("must_draw" if self.is_forced else "take_first")  # R5.4: no take to offer
         if card not in self.cards_of(self.to_move):
             raise IllegalAction("not_held", card=card)
         if not self._may_discard(card):
