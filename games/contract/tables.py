@@ -139,4 +139,6 @@ class ResultView:
     deck: str
     salt: str
     commitment: str
-    last_turn: tuple[MoveView, ...] = ()  # the moves of the turn that ended the hand, as the box may know them
+    # The moves of the turn that ended the hand, as the box may know them; for the sitter, if the
+    # box ended it, his captain's turn before it too, which came after the sitter's last table.
+    last_turn: tuple[MoveView, ...] = ()

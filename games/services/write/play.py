@@ -10,7 +10,6 @@ players, timeouts and admins all end in ``apply_move``.
 from __future__ import annotations
 
 import secrets
-from itertools import takewhile
 
 from django.utils import timezone
 
@@ -151,7 +150,7 @@ def _finish_hand(table: Table) -> ResultView:
     hand_row.ended_at = timezone.now()
     game_winner = table.name(game.winner) if game.winner is not None else ""
     next_roles = {} if game.winner is not None else {seat: role.value for seat, role in game.roles.by_seat().items()}
-    view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner, last_turn(table))
+    view = result_view(match, table.seats, hand_row, hand, next_roles, game_winner, last_turns(table, 1))
     hand_row.summary = summary_of(view)
     records.hand_finished(hand_row, table.seat(winner).player if winner is not None else None)
     hand_row.save(update_fields=["result", "winner", "winner_player", "points", "ended_at", "summary"])
@@ -167,9 +166,15 @@ def _finish_hand(table: Table) -> ResultView:
         deck=hand_row.deck,
         salt=hand_row.salt,
     )
+    # The sitter's last table came within his captain's last turn: if the box ended the hand,
+    # the captain's discard came after it, and the sitter's result tells it too.
+    sitters = view
+    if table.moves[-1]["seat"] == hand_row.box:
+        sitters = result_view(match, table.seats, hand_row, hand, next_roles, game_winner, last_turns(table, 2))
     for seat in table.seats:  # the sitter sat the hand out: its result asks nothing of him, unless it ends the match
-        sat_out = seat.position == hand_row.sitter and not game_winner
-        outbox.send(seat.player, Outbox.Kind.RESULT, view, match, silent=sat_out)
+        sitter = seat.position == hand_row.sitter
+        seen = sitters if sitter else view
+        outbox.send(seat.player, Outbox.Kind.RESULT, seen, match, silent=sitter and not game_winner)
     groups.to_group(match, Outbox.Kind.RESULT, view)
     if game.winner is not None:
         finish(match, table.seat(game.winner).player, "target")
@@ -180,11 +185,18 @@ def _finish_hand(table: Table) -> ResultView:
     return view
 
 
-def last_turn(table: Table) -> tuple[MoveView, ...]:
-    """The moves of the turn that ended the hand: what the knocker took and threw,
-    which a player whose discard he took would otherwise have to work out."""
-    mover = table.moves[-1]["seat"]  # a hand ends with a move
-    return recent_moves(table, sum(1 for _move in takewhile(lambda data: data["seat"] == mover, reversed(table.moves))))
+def last_turns(table: Table, turns: int) -> tuple[MoveView, ...]:
+    """The moves of the hand's last ``turns`` turns; the last is the one that ended it:
+    what the knocker took and threw, which a player whose discard he took would
+    otherwise have to work out."""
+    count, seat, counted = 0, None, 0
+    for data in reversed(table.moves):
+        if data["seat"] != seat:
+            if counted == turns:
+                break
+            seat, counted = data["seat"], counted + 1
+        count += 1
+    return recent_moves(table, count)
 
 
 def summary_of(view) -> dict:
