@@ -140,10 +140,15 @@ def running_matches(fake: FakeTelegram) -> list[tuple[Match, dict]]:
 
 
 def play(port: int, match: Match, users: dict, statuses: list[int]) -> None:
-    """Send a legal move at a time for whoever is to move, as Telegram would post it."""
-    with transaction.atomic():
-        row = state.current_hand_row(match)
-        hand = state.load_hand(match, row)
+    """Send a legal move at a time for whoever is to move, as Telegram would post it.
+    Run in a thread of its own, it closes the connection its read opened: left open, the
+    test database could not be dropped at the end of the run."""
+    try:
+        with transaction.atomic():
+            row = state.current_hand_row(match)
+            hand = state.load_hand(match, row)
+    finally:
+        connection.close()
     positions = {"captain": row.captain, "box": row.box}
     client = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     for _move in range(MOVES_PER_MATCH):
