@@ -9,6 +9,7 @@ from django.utils.translation import ngettext
 from games.contract import moves as m
 from games.engine import Role
 
+from .protocol import say_which_card
 from .reasons import reason_text
 from .sentences import sentence
 from .style import deadline_text
@@ -101,7 +102,7 @@ def _not_on_the_pile(refusal: m.NotOnThePile) -> str:
 
 @sentence.register
 def _say_which_card(refusal: m.SayWhichCard) -> str:
-    return _("Say which card, like: %(command)s 7h") % {"command": refusal.command}
+    return say_which_card(refusal.command)
 
 
 @sentence.register

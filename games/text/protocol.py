@@ -150,6 +150,11 @@ def clean(text: str) -> str:
     )
 
 
+def say_which_card(command: str) -> str:
+    """A ``discard`` or ``knock`` without its card: suggested, or played at his discard."""
+    return _("Say which card, like: %(command)s 7h") % {"command": command}
+
+
 # What a phone's keyboard puts at the end of a sentence; dropped from a command that
 # carries no message of its own, where it can mean nothing.
 SENTENCE_END = ".!"
@@ -278,7 +283,7 @@ def _command(name: str, args: list[str], text: str) -> Command:
             raise ProtocolError(_("You can suggest pass, take, draw, discard CARD or knock CARD."))
         suggestion = parse(" ".join(args))
         if suggestion.name in CARD_ARGUMENT and suggestion.card is None:
-            raise ProtocolError(_("Say which card, like: %(command)s 7h") % {"command": suggestion.name})
+            raise ProtocolError(say_which_card(suggestion.name))
         return Command(name, suggestion=suggestion)
     if name == "team":
         message = _rest(text, args)

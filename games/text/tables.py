@@ -136,15 +136,17 @@ def table_text(view: TableView, style: Style, knocks: int = 0, deadline: bool = 
     player to move is told when his time runs out unless ``deadline`` is off, and
     the scores line is left out when ``scores`` is off (SMS, to fit)."""
     lines = [style.bold(f"#{view.code}") + " " + _("hand %(number)s") % {"number": view.hand_number}]
-    note = [style.text(sentence(view.note))] if view.note is not None else []
+    note = style.text(sentence(view.note)) if view.note is not None else ""
     # "You played the sitter's suggestion: draw" is his move: after the others' before it.
     his_move = isinstance(view.note, Accepted)
-    lines += [] if his_move else note
+    if note and not his_move:
+        lines.append(note)
     moves = view.last_moves
     if view.drawn is not None:
         moves = _without_the_draw(moves, view)
     lines += turns_text(moves, style)
-    lines += note if his_move else []
+    if note and his_move:
+        lines.append(note)
     if view.drawn is not None:
         lines.append(_drawn_line(view, view.drawn, style))
     if view.taken is not None:
