@@ -92,7 +92,11 @@ class TcpProxy:
         for sock in sockets:
             with contextlib.suppress(OSError):
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
-                sock.close()
+                # A pump blocked in recv() holds the socket open past close(): the server's
+                # end stayed connected, and PostgreSQL kept the session after the test.
+                # Shutting the reading side wakes it first.
+                sock.shutdown(socket.SHUT_RD)
+            sock.close()
 
     def restore(self) -> None:
         self._listen(self.port)
