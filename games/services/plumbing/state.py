@@ -15,15 +15,14 @@ import secrets
 from typing import Any
 
 from django.db import connection
-from django.db.models import OuterRef, QuerySet, Subquery, Value
-from django.db.models.functions import Concat
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from games.engine import DECK, Card, Game, Hand, Roles, deal, parse_action, parse_cards, replay
-from games.models import Event, Match, Outbox, Player, ProcessedUpdate, Seat
+from games.models import Event, Match, Player, ProcessedUpdate, Seat
 from games.models import Hand as HandRow
+from games.services.plumbing import seat_lock
 from games.services.plumbing.change import current
-from games.services.plumbing.delivery import TABLE_KEY
 
 JSON = Any  # a value of an event's data: whatever its JSON column holds
 
@@ -73,31 +72,11 @@ def lock_seats(matches: QuerySet) -> dict[int, list[Seat]]:
     Returns the seats of each match, by match id; later reads in this change reuse them."""
     work = current()
     found: dict[int, list[Seat]] = {}
-    rows = (
-        Seat.objects.select_for_update(of=("match",))
-        .select_related("match__current_hand", "player")
-        .filter(match_id__in=matches)
-        .annotate(seen_events=_last_table_seen())
-        .order_by("match_id", "position")
-    )
-    for seat in rows:
+    for seat in seat_lock.seats(matches):
         seat.match = work.tracked(seat.match_id) or work.track(seat.match)
         found.setdefault(seat.match_id, []).append(seat)
     work.seats.update(found)
     return found
-
-
-def _last_table_seen() -> Subquery:
-    """For a seat: how long the match's log was when the newest table of the match that
-    reached its player was written (``Seat.seen_events``; None if none has). A newer
-    table replaces an older one still waiting to go, so a table lists what came after it."""
-    reached = Outbox.objects.filter(
-        recipient=OuterRef("player"),
-        match=OuterRef("match"),
-        replaces=Concat(Value(TABLE_KEY), OuterRef("match__code")),
-        status__in=(Outbox.Status.SENDING, Outbox.Status.SENT, Outbox.Status.DELIVERED),
-    )
-    return Subquery(reached.order_by("-pk").values("event_count")[:1])
 
 
 def seats_of(match: Match) -> list[Seat]:
