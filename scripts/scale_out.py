@@ -377,6 +377,9 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the database and the logs")
     parser.add_argument("--metrics", action="store_true", help="print /metrics at the end of each run")
     args = parser.parse_args()
+    # Stopped from outside (a CI run whose tests failed, a timeout), the run still stops
+    # its processes and drops its database on the way out, as it does when it ends.
+    signal.signal(signal.SIGTERM, lambda _signal, _frame: sys.exit(128 + signal.SIGTERM))
 
     database_url = own_database_url(os.environ.get("DATABASE_URL", ""))
     redis_url = own_redis_url(os.environ.get("REDIS_URL", ""), args.redis_db)
