@@ -26,9 +26,11 @@ from games.engine import (
     replay,
     settle,
 )
+from games.engine.cards import mask_of
 from games.engine.errors import CODES
 from games.engine.hand import MAX_ACTIONS, MAX_TURNS
 from games.engine.melds import melds_in
+from games.engine.scoring import knock_score
 
 EXAMPLES = settings(max_examples=150, deadline=None)
 FEW_EXAMPLES = settings(max_examples=60, deadline=None)
@@ -311,3 +313,14 @@ def test_r7_r8_settlements_are_consistent(knock, options):
     else:
         assert (s.gin, s.undercut, s.winner) == (False, True, "defender")
         assert s.points == options.undercut_bonus + s.knocker_count - s.defender_count
+
+
+@EXAMPLES
+@given(knocks(), options)
+def test_r7_r8_the_searchs_knock_score_is_the_settlements(knock, options):
+    """The hard level scores its knocks on masks, without the arrangements (``knock_score``):
+    for every knock it must score what ``settle`` does, gin and undercut included."""
+    knocker, defender = knock
+    s = settle(knocker, defender, gin_bonus=options.gin_bonus, undercut_bonus=options.undercut_bonus)
+    expected = s.points if s.winner == "knocker" else -s.points
+    assert knock_score(mask_of(knocker), mask_of(defender), options.gin_bonus, options.undercut_bonus) == expected

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
-from .cards import DECK, Card, cards_of, mask_of, points_of
+from .cards import DECK, POINTS, Card, cards_of, mask_of
 from .errors import IllegalAction
 from .melds import KNOCK_LIMIT, Arrangement, Meld, best_arrangements, deadwood_of_mask, melds_in
 
@@ -70,6 +71,16 @@ def _rank_mask(rank: int) -> int:
     return sum(1 << (suit * 13 + rank - 1) for suit in range(4))
 
 
+# The cards by their points: (points, mask of the cards worth them).
+_POINT_BANDS = tuple(
+    (points, sum(1 << index for index in range(52) if POINTS[index % 13] == points)) for points in set(POINTS)
+)
+
+
+def _points_of_mask(mask: int) -> int:
+    return sum(points * (mask & band).bit_count() for points, band in _POINT_BANDS)
+
+
 def _defender_best(melds: Sequence[Meld], hand: int) -> tuple[int, int, list[tuple[Card, int]]]:
     """The defender's lowest count with layoffs: he may meld any of his cards, or
     break his own melds to lay cards off (R7.5 reading). Returns (count, melded mask, layoffs)."""
@@ -80,7 +91,7 @@ def _defender_best(melds: Sequence[Meld], hand: int) -> tuple[int, int, list[tup
         nonlocal best
         loose = hand & ~melded
         laid = _layoffs(melds, loose)
-        count = points_of(cards_of(loose)) - sum(card.points for card, _ in laid)
+        count = _points_of_mask(loose) - sum(card.points for card, _ in laid)
         if best is None or (count, -melded.bit_count()) < (best[0], -best[1].bit_count()):
             best = (count, melded, laid)
         for index in range(start, len(own_melds)):
@@ -91,6 +102,32 @@ def _defender_best(melds: Sequence[Meld], hand: int) -> tuple[int, int, list[tup
     visit(0, 0)
     assert best is not None
     return best
+
+
+def knock_score(knocker: int, defender: int, gin_bonus: int = GIN_BONUS, undercut_bonus: int = UNDERCUT_BONUS) -> int:
+    """What ``settle`` scores for the knocker (negative: for the defender), from the two
+    hands as masks, without the arrangements and layoffs it shows: what the hard
+    level's search asks of each knock in each world it plays. The knock must be legal.
+
+    >>> from games.engine import parse_cards
+    >>> knock_score(mask_of(parse_cards("Ks Kc Kd 5s 6s 7s 9c Tc Jc 2h")),
+    ...             mask_of(parse_cards("8s 9s 8c 2c 3c 4d 5d 6h Qh Ah")))
+    29
+    """
+    knocker_count = deadwood_of_mask(knocker)
+    if knocker_count == 0:
+        return gin_bonus + deadwood_of_mask(defender)  # R8.3: no layoffs on gin
+    defender_count = max(_defender_best(melds, defender)[0] for melds in _knocker_melds(knocker))
+    if knocker_count < defender_count:
+        return defender_count - knocker_count
+    return -(undercut_bonus + knocker_count - defender_count)  # R8.4
+
+
+@lru_cache(maxsize=4096)
+def _knocker_melds(knocker: int) -> tuple[tuple[Meld, ...], ...]:
+    """The melds of each of the knocker's best arrangements: a search scores the same
+    knock against many hands of the defender."""
+    return tuple(arrangement.melds for arrangement in best_arrangements(cards_of(knocker)))
 
 
 def _as_arrangement(melded: int, loose: int) -> Arrangement:

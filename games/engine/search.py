@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bots import _NEIGHBOURS, ALL_CARDS, BotView, StrongBot, _same_rank, _Seen
-from .cards import DECK, POINTS, cards_of, indices_of, mask_of
+from .cards import DECK, POINTS, indices_of, mask_of
 from .hand import (
     PILE_TAKES_FOR_DRAW,
     STOCK_AT_DEAL,
@@ -66,7 +66,7 @@ from .hand import (
     Take,
 )
 from .melds import KNOCK_LIMIT, deadwood_of_mask
-from .scoring import settle
+from .scoring import knock_score
 
 # The budget of a move, in seconds of one core of the machine the levels were
 # measured on (bench/bots.py). It is turned into playout turns at
@@ -233,10 +233,7 @@ class _Rules:
 def knock_points(kept: int, defender: int, rules: _Rules) -> int:
     """What the knocker scores (negative: what the defender scores) when he keeps
     ``kept`` and the defender holds ``defender``, by the rules' settlement (R7, R8)."""
-    if deadwood_of_mask(kept) == 0:
-        return rules.gin_bonus + deadwood_of_mask(defender)  # R8.3: no layoffs after gin
-    result = settle(cards_of(kept), cards_of(defender), rules.gin_bonus, rules.undercut_bonus)
-    return result.points if result.winner == "knocker" else -result.points
+    return knock_score(kept, defender, rules.gin_bonus, rules.undercut_bonus)
 
 
 class _Playout:
