@@ -78,6 +78,14 @@ def test_a_team_message_with_nul_is_delivered_without_it(match3):
     assert "\x00" not in message.text and "keep the spades" in message.text
 
 
+def test_a_team_message_too_long_is_refused_and_nothing_reaches_the_partner(match3):
+    """A message cut at 300 characters would reach the sitter other than the captain wrote it."""
+    captain, sitter = player_in_role(match3, "captain"), player_in_role(match3, "sitter")
+    reply = handle(captain, "team " + "keep the spades " * 20, "terminal")
+    assert "Too long: a team message has at most 300 characters. Nothing was sent." in reply
+    assert not Outbox.objects.filter(recipient=sitter, kind="team").exists()
+
+
 @hypothesis_settings(max_examples=150, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.data())
 def test_handle_on_a_live_match_never_raises_and_an_illegal_command_changes_nothing(match3, data):

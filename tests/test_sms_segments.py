@@ -247,6 +247,7 @@ PARSER_ERRORS = (
     "lang xx",
     "phone 12345",
     "x" * 40,
+    "team " + "x" * 301,
 )
 
 

@@ -289,12 +289,22 @@ def _command(name: str, args: list[str], text: str) -> Command:
         message = _rest(text, args)
         if not message:
             raise ProtocolError(_("Say what to tell your partner: team take the 7"))
-        return Command(name, text=message[:MAX_TEAM_TEXT])
+        if len(message) > MAX_TEAM_TEXT:
+            # Cut, it would reach his partner other than he wrote it, and he would not know.
+            raise ProtocolError(
+                _("Too long: a team message has at most %(limit)d characters. Nothing was sent.")
+                % {"limit": MAX_TEAM_TEXT}
+            )
+        return Command(name, text=message)
     if name == "report":
         message = _rest(text, args)
         if not message:
             raise ProtocolError(_("Say what happened, for the moderators: report TEXT"))
-        return Command(name, text=message[:MAX_REPORT_TEXT])
+        if len(message) > MAX_REPORT_TEXT:
+            raise ProtocolError(
+                _("Too long: a report has at most %(limit)d characters. Nothing was sent.") % {"limit": MAX_REPORT_TEXT}
+            )
+        return Command(name, text=message)
     if name == "away":
         return Command(name, number=_away_seconds(args))
     if name == "quiet":
