@@ -3,9 +3,11 @@
 import pickle
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.engine import DECK, Card, CardError, format_cards, parse_cards
-from games.engine.cards import cards_of, mask_of, points_of, sort_cards
+from games.engine.cards import cards_of, mask_of, points_of, points_of_mask, sort_cards
 
 
 def test_r1_1_one_deck_of_52_distinct_cards():
@@ -119,3 +121,8 @@ def test_r1_1_lookalike_unicode_letters_are_not_cards(text):
     """Case-insensitive matching must not let 'ſ' pass for 's' or the Kelvin sign for 'K'."""
     with pytest.raises(CardError):
         Card.parse(text)
+
+
+@given(st.sets(st.sampled_from(DECK), max_size=52))
+def test_r1_3_points_of_a_mask_are_the_points_of_its_cards(cards):
+    assert points_of_mask(mask_of(cards)) == points_of(cards)

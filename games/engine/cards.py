@@ -119,6 +119,18 @@ def points_of(cards: Iterable[Card]) -> int:
     return sum(POINTS[card % 13] for card in cards)
 
 
+# The cards by their points, the highest first: (points, mask of the cards worth them).
+POINT_BANDS: tuple[tuple[int, int], ...] = tuple(
+    (points, sum(1 << index for index in range(52) if POINTS[index % 13] == points))
+    for points in sorted(set(POINTS), reverse=True)
+)
+
+
+def points_of_mask(mask: int) -> int:
+    """``points_of`` the cards of a mask, without making them."""
+    return sum(points * (mask & band).bit_count() for points, band in POINT_BANDS)
+
+
 def mask_of(cards: Iterable[Card]) -> int:
     """The 52-bit mask of a collection of distinct cards (a repeated card raises)."""
     if not isinstance(cards, (list, tuple)):

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .cards import DECK, POINTS, Card, cards_of, mask_of
+from .cards import DECK, Card, cards_of, mask_of, points_of_mask
 from .errors import IllegalAction
 from .melds import KNOCK_LIMIT, Arrangement, Meld, best_arrangements, deadwood_of_mask, melds_in
 
@@ -71,16 +71,6 @@ def _rank_mask(rank: int) -> int:
     return sum(1 << (suit * 13 + rank - 1) for suit in range(4))
 
 
-# The cards by their points: (points, mask of the cards worth them).
-_POINT_BANDS = tuple(
-    (points, sum(1 << index for index in range(52) if POINTS[index % 13] == points)) for points in set(POINTS)
-)
-
-
-def _points_of_mask(mask: int) -> int:
-    return sum(points * (mask & band).bit_count() for points, band in _POINT_BANDS)
-
-
 def _defender_best(melds: Sequence[Meld], hand: int) -> tuple[int, int, list[tuple[Card, int]]]:
     """The defender's lowest count with layoffs: he may meld any of his cards, or
     break his own melds to lay cards off (R7.5 reading). Returns (count, melded mask, layoffs)."""
@@ -91,7 +81,7 @@ def _defender_best(melds: Sequence[Meld], hand: int) -> tuple[int, int, list[tup
         nonlocal best
         loose = hand & ~melded
         laid = _layoffs(melds, loose)
-        count = _points_of_mask(loose) - sum(card.points for card, _ in laid)
+        count = points_of_mask(loose) - sum(card.points for card, _ in laid)
         if best is None or (count, -melded.bit_count()) < (best[0], -best[1].bit_count()):
             best = (count, melded, laid)
         for index in range(start, len(own_melds)):

@@ -51,7 +51,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .bots import _NEIGHBOURS, ALL_CARDS, BotView, StrongBot, _same_rank, _Seen
-from .cards import DECK, POINTS, indices_of, mask_of
+from .cards import DECK, POINT_BANDS, POINTS, indices_of, mask_of
 from .hand import (
     PILE_TAKES_FOR_DRAW,
     STOCK_AT_DEAL,
@@ -86,11 +86,6 @@ DEVIATE_Z = 2.0  # standard errors by which the search must beat the normal leve
 MATCH_BONUS = 30  # what reaching the target is worth beyond its points (R10.1)
 
 _POINTS = tuple(POINTS[index % 13] for index in range(52))
-# The cards by their points, the highest first: (points, mask of the cards worth them).
-_POINT_BANDS = tuple(
-    (points, sum(1 << index for index in range(52) if _POINTS[index] == points))
-    for points in sorted(set(_POINTS), reverse=True)
-)
 
 
 # Who holds what -----------------------------------------------------------------
@@ -286,7 +281,7 @@ class _Playout:
         if self.rules.may_discard_taken:
             taken = -1
         whole = deadwood_of_mask(hand)
-        for points, band in _POINT_BANDS:
+        for points, band in POINT_BANDS:
             if (whole - points) * 16 - points >= best_key:
                 break
             mask = hand & band
