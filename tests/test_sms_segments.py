@@ -19,6 +19,8 @@ from types import SimpleNamespace
 import pytest
 from django.conf import settings as django_settings
 from django.utils import timezone, translation
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.contract.account import SmsWelcome
 from games.contract.tables import MoveView
@@ -32,7 +34,7 @@ from games.services.read.tables import table_view
 from games.services.write import computer_moves, deadlines, linking, locked_table, play, presence
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
-from games.text.sms import compact, fits, is_gsm7, segments
+from games.text.sms import GSM7_EXTENSION, GSM7_PART, UCS2_PART, compact, fits, is_gsm7, segments
 from games.text.style import SMS_KNOCKS, deadline_text
 from tests.conftest import code_in, refresh
 from tests.fakes.twilio_api import num_segments
@@ -77,6 +79,50 @@ def test_one_character_outside_gsm7_makes_the_whole_text_ucs2():
 def test_an_emoji_takes_two_ucs2_units_and_is_never_split():
     assert segments("🂡").units == 2
     assert segments("a" * 66 + "🂡" + "a" * 66).count == 3  # 134 units, but the pair can't straddle
+
+
+def packed_one_by_one(text: str) -> int:
+    """The parts ``text`` takes, packed character by character: no part ends inside an
+    escape sequence or a surrogate pair."""
+    gsm7 = is_gsm7(text)
+    sizes = [(2 if char in GSM7_EXTENSION else 1) if gsm7 else len(char.encode("utf-16-le")) // 2 for char in text]
+    if sum(sizes) <= (160 if gsm7 else 70):
+        return 1 if text else 0
+    count, used = 1, 0
+    for size in sizes:
+        if used + size > (GSM7_PART if gsm7 else UCS2_PART):
+            count, used = count + 1, 0
+        used += size
+    return count
+
+
+@pytest.mark.parametrize("letter, wide", [("a", "€"), ("a", "["), ("ж", "🂡")])
+def test_a_character_of_two_units_at_the_end_of_a_part_is_counted_as_packed(letter, wide):
+    """Every length of text with the two-unit character just before, at or after
+    the end of a part: where packing takes one part more than the units divided."""
+    for end in (67, 134, 153, 306):
+        for before in range(end - 3, end + 2):
+            for after in range(0, 330):
+                text = letter * before + wide + letter * after
+                assert segments(text).count == packed_one_by_one(text), (before, after)
+
+
+# Where a part ends: 67 and 134 UTF-16 units, 153 and 306 septets.
+NEAR_AN_END = st.one_of(st.integers(0, 330), st.sampled_from([65, 66, 67, 132, 133, 134, 151, 152, 153, 304, 305, 306]))
+
+
+@given(
+    st.sampled_from("aж"),
+    NEAR_AN_END,
+    st.lists(st.tuples(NEAR_AN_END, st.sampled_from("€[^🂡é")), max_size=4),
+)
+def test_the_count_is_the_character_by_character_packing_of_any_text(letter, length, inserted):
+    """Texts around the lengths where a part ends, with escapes and surrogate pairs anywhere."""
+    chars = [letter] * length
+    for at, char in inserted:
+        chars.insert(at, char)
+    text = "".join(chars)
+    assert segments(text).count == packed_one_by_one(text)
 
 
 @pytest.mark.parametrize(
