@@ -24,7 +24,7 @@ from games.engine import Card, Hand, deadwood, deal, parse_action, parse_cards
 from games.models import Match, Outbox, Player
 from games.services.plumbing import ratelimit, state
 from games.services.plumbing.change import change
-from games.services.plumbing.delivery import deliver
+from games.services.plumbing.delivery import deliver_address
 from games.services.write import locked_table, play
 from games.text import links
 from tests.fakes.telegram_api import FakeTelegram, FakeUser, SentMessage
@@ -68,19 +68,24 @@ def fixed_deals(monkeypatch, seed: int) -> None:
 
 
 def deliver_all(timeout: float = 30.0) -> None:
-    """Deliver every waiting Telegram message, waiting out rate limits as a worker would."""
+    """Deliver every waiting Telegram message, waiting out rate limits as a worker would:
+    each chat once a round, oldest first, and after a round that sent nothing, a pause
+    until the earliest message due later (a chat's messages wait behind its first)."""
     deadline = time.monotonic() + timeout
     while True:
-        waiting = list(Outbox.objects.filter(channel=Outbox.Channel.TELEGRAM, status__in=WAITING).order_by("pk"))
+        waiting = list(
+            Outbox.objects.filter(channel=Outbox.Channel.TELEGRAM, status__in=WAITING)
+            .order_by("pk")
+            .values_list("address", "next_attempt_at")
+        )
         if not waiting:
             return
         now = timezone.now()
-        due = [message for message in waiting if message.next_attempt_at <= now]
-        for message in due:
-            deliver(message.pk)
-        if not due:
-            earliest = min(message.next_attempt_at for message in waiting)
-            time.sleep(min(max((earliest - now).total_seconds(), 0.01), 0.5))
+        due = dict.fromkeys(address for address, at in waiting if at <= now)
+        if not sum(deliver_address(Outbox.Channel.TELEGRAM, address) for address in due):
+            later = [at for _address, at in waiting if at > now]
+            pause = (min(later) - now).total_seconds() if later else 0.01
+            time.sleep(min(max(pause, 0.01), 0.5))
         assert time.monotonic() < deadline, f"messages not delivered: {waiting}"
 
 
