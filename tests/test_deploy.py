@@ -117,3 +117,12 @@ def test_the_development_lock_has_the_runtime_lock_in_it_at_the_same_versions():
     runtime, development = pins("requirements.txt"), pins("requirements-dev.txt")
     assert {name: development.get(name) for name in runtime} == runtime
     assert {"pytest", "ruff", "hypothesis", "playwright"} <= set(development)
+
+
+def test_make_installs_with_the_uv_of_the_bootstrap_lock_and_requires_every_hash():
+    bootstrap = (ROOT / "requirements-bootstrap.txt").read_text()
+    assert re.findall(r"^([a-z0-9_.-]+)==\S+ \\$", bootstrap, re.MULTILINE) == ["uv"]
+    assert "--hash=sha256:" in bootstrap
+    makefile = (ROOT / "Makefile").read_text()
+    assert "pip install --quiet --require-hashes -r requirements-bootstrap.txt" in makefile
+    assert "uv pip install --quiet --python $(BIN)/python --require-hashes" in makefile
