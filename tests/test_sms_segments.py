@@ -34,7 +34,17 @@ from games.services.read.tables import table_view
 from games.services.write import computer_moves, deadlines, linking, locked_table, play, presence
 from games.services.write.players import phone_player, telegram_player
 from games.text.render import render
-from games.text.sms import GSM7_EXTENSION, GSM7_PART, UCS2_PART, compact, fits, is_gsm7, segments
+from games.text.sms import (
+    GSM7_EXTENSION,
+    GSM7_PART,
+    GSM7_SINGLE,
+    UCS2_PART,
+    UCS2_SINGLE,
+    compact,
+    fits,
+    is_gsm7,
+    segments,
+)
 from games.text.style import SMS_KNOCKS, deadline_text
 from tests.conftest import code_in, refresh
 from tests.fakes.twilio_api import num_segments
@@ -86,7 +96,7 @@ def packed_one_by_one(text: str) -> int:
     escape sequence or a surrogate pair."""
     gsm7 = is_gsm7(text)
     sizes = [(2 if char in GSM7_EXTENSION else 1) if gsm7 else len(char.encode("utf-16-le")) // 2 for char in text]
-    if sum(sizes) <= (160 if gsm7 else 70):
+    if sum(sizes) <= (GSM7_SINGLE if gsm7 else UCS2_SINGLE):
         return 1 if text else 0
     count, used = 1, 0
     for size in sizes:
