@@ -95,10 +95,11 @@ def test_take_may_name_the_face_up_card_it_takes(text):
 
 
 @pytest.mark.parametrize(
-    ("text", "reply"), [("take 9x", "'9x' is not a card"), ("take Qs Kh", "takes nothing after it")]
+    ("text", "reply"),
+    [("take 9x", "'9x' is not a card"), ("take Qs Kh", "One card at a time: take CARD"), ("take Qs extra", "'extra'")],
 )
 def test_take_with_anything_but_one_card_after_it_is_refused(text, reply):
-    """take 9x said "'take' takes nothing after it", though take Qs works."""
+    """take 9x and take Qs Kh said "'take' takes nothing after it", though take Qs works."""
     with pytest.raises(ProtocolError, match=reply):
         parse(text)
 

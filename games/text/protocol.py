@@ -208,6 +208,17 @@ def _unknown_level(args: list[str]) -> str:
     return _("bot adds a computer player; say how well it plays: %(levels)s.") % {"levels": levels}
 
 
+def _one_card(name: str, args: list[str]) -> Card:
+    """The one card after ``name``. Of several, each is read first, so that a word that
+    is no card is named; then the form is shown, not his first card: "discard Ks Qd"
+    may begin with one he does not hold."""
+    if len(args) > 1:
+        for arg in args:
+            _card(arg)
+        raise ProtocolError(_("One card at a time: %(command)s %(card)s") % {"command": name, "card": "CARD"})
+    return _card(args[0])
+
+
 def _name(word: str) -> str:
     """A command word without its ``/`` and ``@botname``, aliases resolved: ``/D@gin3bot`` -> ``discard``."""
     name = word.lstrip("/").split("@", 1)[0].lower()
@@ -230,8 +241,8 @@ def _selector(word: str) -> tuple[str, int | None]:
 
 
 def _command(name: str, args: list[str], text: str) -> Command:
-    if name == "take" and len(args) == 1:
-        return Command(name, card=_card(args[0]))  # take Qs: the face-up card he sees, named
+    if name == "take" and args:
+        return Command(name, card=_one_card(name, args))  # take Qs: the face-up card he sees, named
     if name in NO_ARGUMENT:
         if args:
             raise ProtocolError(_("'%(command)s' takes nothing after it.") % {"command": name})
@@ -239,12 +250,7 @@ def _command(name: str, args: list[str], text: str) -> Command:
     if name in CARD_ARGUMENT:
         if not args:
             return Command(name)  # which card: answered as his turn stands (he may have to take one first)
-        if len(args) > 1:
-            # The form, not his first card: "discard Ks Qd" may begin with one he does not hold.
-            for arg in args:
-                _card(arg)
-            raise ProtocolError(_("One card at a time: %(command)s %(card)s") % {"command": name, "card": "CARD"})
-        return Command(name, card=_card(args[0]))
+        return Command(name, card=_one_card(name, args))
     if name == "bot":
         if len(args) > 1 or (args and args[0].lower() not in LEVELS):
             raise ProtocolError(_unknown_level(args))
