@@ -14,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from games.engine import Role, deal, parse_action, parse_cards
+from games.engine import Card, Discard, Role, deal, parse_action, parse_cards
 from games.models import Match
 from games.services import handle
 from games.services.plumbing import state
@@ -108,6 +108,22 @@ def test_r6_2_the_table_after_a_take_names_the_card_he_may_not_throw_back(match3
     assert "took" not in handle(sitter, "status", "terminal") + handle(box, "status", "terminal")
 
 
+def test_r6_2_the_example_card_for_a_discard_is_one_he_may_throw_not_the_card_he_took(match3):
+    """ "Say which card, like: discard 7h" was the one card he could not throw: 7h, just
+    taken from the pile. The example is the discard that leaves him the lowest count;
+    a knock he may not make yet is answered with why (R7.2)."""
+    _box, captain, _sitter = roles(match3)
+    upcard = engine_hand(match3).pile[-1]
+    handle(captain, "take", "terminal")
+    hand = engine_hand(match3)
+    example = Card.parse(refused(match3, captain, "d").rpartition(" ")[2])
+    discards = [action.card for action in hand.legal_actions() if isinstance(action, Discard)]
+    assert example != upcard and example in discards
+    assert hand.count_after_discard(example) == min(map(hand.count_after_discard, discards))
+    assert hand.count_after_discard(example) > 10, "this deal has no knock on its first turn"
+    assert refused(match3, captain, "knock") == refused(match3, captain, f"knock {example}")
+
+
 def test_r5_r6_1_a_discard_without_its_card_is_answered_as_the_turn_stands(match3):
     """A newcomer at his draw typed discard, was asked which card, named one, and only
     then heard that he must take a card first."""
@@ -119,7 +135,7 @@ def test_r5_r6_1_a_discard_without_its_card_is_answered_as_the_turn_stands(match
     handle(captain, "draw", "terminal")
     handle(captain, f"discard {engine_hand(match3).cards_of(Role.CAPTAIN)[0]}", "terminal")
     handle(box, "draw", "terminal")
-    assert refused(match3, box, "d") == "Say which card, like: discard 7h"
+    assert refused(match3, box, "d").startswith("Say which card, like: discard ")
     handle(box, f"discard {engine_hand(match3).cards_of(Role.BOX)[0]}", "terminal")
     take_first = "Not allowed: take a card first: draw from the stock, or take from the pile."
     assert refused(match3, captain, "discard") == take_first

@@ -123,9 +123,11 @@ class NotOnThePile(Refusal):
 
 @dataclass(frozen=True)
 class SayWhichCard(Refusal):
-    """A ``discard`` or ``knock`` (``command``) without its card, at his discard."""
+    """A ``discard`` or ``knock`` (``command``) without its card, at his discard;
+    ``example`` is a card he may play with it now."""
 
     command: str
+    example: Card
 
 
 @dataclass(frozen=True)

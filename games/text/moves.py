@@ -102,7 +102,7 @@ def _not_on_the_pile(refusal: m.NotOnThePile) -> str:
 
 @sentence.register
 def _say_which_card(refusal: m.SayWhichCard) -> str:
-    return say_which_card(refusal.command)
+    return say_which_card(refusal.command, str(refusal.example))
 
 
 @sentence.register

@@ -150,9 +150,10 @@ def clean(text: str) -> str:
     )
 
 
-def say_which_card(command: str) -> str:
-    """A ``discard`` or ``knock`` without its card: suggested, or played at his discard."""
-    return _("Say which card, like: %(command)s 7h") % {"command": command}
+def say_which_card(command: str, example: str = "7h") -> str:
+    """A ``discard`` or ``knock`` without its card: suggested, or played at his discard.
+    Where his hand is known, the example is a card he may play; else any card."""
+    return _("Say which card, like: %(command)s %(card)s") % {"command": command, "card": example}
 
 
 # What a phone's keyboard puts at the end of a sentence; dropped from a command that

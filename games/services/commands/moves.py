@@ -48,19 +48,26 @@ def _table_after(table: Table, position: int) -> TableView:
 def _without_its_card(player: Player, command: Command) -> NoReturn:
     """A ``discard`` or ``knock`` with no card, refused as his turn stands: a newcomer at
     his draw was asked to name a card, and then told that he must take one first. At his
-    discard he is asked which card; before it, told why no discard is allowed yet."""
+    discard he is asked which card, with one he may play as the example: the one that
+    leaves the lowest count. Where he may play none, he is told why: he must take a card
+    first, or his count is too high to knock (R7.2)."""
     seat = pick(player, command, to_move, RUNNING)
     table = load_table(seat.match_id, command.version)
     if table.role_of(seat.position) is Role.SITTER:
         raise ServiceError(m.SitterSuggests(command.as_text()))
     play.check_turn(table, seat.position)
     hand = table.hand
-    if not any(isinstance(action, Discard | Knock) for action in hand.legal_actions()):
+    actions = hand.legal_actions()
+    discards = [action.card for action in actions if isinstance(action, Discard)]
+    knocks = [action.card for action in actions if isinstance(action, Knock)]
+    cards = knocks if command.name == "knock" else discards
+    if not cards:
+        card = min(discards, key=hand.count_after_discard) if discards else hand.cards_of(hand.to_move)[0]
         try:
-            hand.apply(Discard(hand.cards_of(hand.to_move)[0]))
+            hand.apply(Knock(card) if command.name == "knock" else Discard(card))
         except IllegalAction as error:
             raise play.refused_by_engine(error) from None
-    raise ServiceError(m.SayWhichCard(command.name))
+    raise ServiceError(m.SayWhichCard(command.name, min(cards, key=hand.count_after_discard)))
 
 
 def _check_named_top(hand: Hand, command: Command) -> None:
