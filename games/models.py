@@ -122,6 +122,12 @@ class Player(models.Model):
     quiet_until = models.PositiveSmallIntegerField(
         verbose_name=_("quiet until"), null=True, blank=True, help_text=_("Quiet hours end at this hour.")
     )
+    awake_until = models.DateTimeField(
+        verbose_name=_("awake until"),
+        null=True,
+        blank=True,
+        help_text=_("He wrote in his quiet hours: until then what the game sends him comes at once, without a sound."),
+    )
     away_until = models.DateTimeField(
         verbose_name=pgettext_lazy("label of a player field on the moderation desk", "away until"),
         null=True,

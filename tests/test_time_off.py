@@ -267,6 +267,34 @@ def test_a_command_in_quiet_hours_is_answered_at_once_and_brings_what_waited(clo
     assert all(message.next_attempt_at <= datetime(2025, 6, 10, 22, 0, tzinfo=UTC) for message in waiting)
 
 
+def test_a_player_who_writes_in_his_quiet_hours_gets_the_game_at_once_but_without_a_sound(clock, table):
+    """He is up at midnight in Skopje, playing: the others' moves and his turn must not wait
+    until 07:00 (a game that seems to have stopped), yet must not ring if he dozed off."""
+    other = player_in_role(table, Role.BOX)
+    set_quiet(other)
+    clock.move_to(datetime(2025, 6, 10, 22, 0, tzinfo=UTC), tick=False)
+    handle(other, "score", "terminal")
+    Outbox.objects.update(status=Outbox.Status.SENT)
+    clock.move_to(datetime(2025, 6, 10, 22, 25, tzinfo=UTC), tick=False)
+    before = len(outbox_of(other))
+    play_move(table, safe_action)  # the captain passes: the box's turn
+    written = outbox_of(other)[before:]
+    assert [(message.kind, message.silent) for message in written] == [("turn", True)]
+    assert delivery.claim(Outbox.Channel.TERMINAL, other.terminal_user).pk == written[0].pk
+
+
+def test_half_an_hour_after_his_last_command_his_quiet_hours_hold_again(clock, table):
+    other = player_in_role(table, Role.BOX)
+    set_quiet(other)
+    clock.move_to(datetime(2025, 6, 10, 22, 0, tzinfo=UTC), tick=False)
+    handle(other, "score", "terminal")
+    clock.move_to(datetime(2025, 6, 10, 22, 31, tzinfo=UTC), tick=False)
+    before = len(outbox_of(other))
+    play_move(table, safe_action)
+    written = outbox_of(other)[before:]
+    assert {message.next_attempt_at for message in written} == {datetime(2025, 6, 11, 5, 0, tzinfo=UTC)}
+
+
 def test_quiet_off_sends_what_waited_for_the_end_of_quiet_hours(clock, table):
     other = player_in_role(table, Role.BOX)
     set_quiet(other)

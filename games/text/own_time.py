@@ -61,8 +61,9 @@ def _quiet_hours(notice: t.QuietHours) -> str:
     hours = {"from": f"{notice.start:02d}:00", "until": f"{notice.end:02d}:00", "zone": notice.zone}
     reply = (
         _(
-            "Quiet hours %(from)s-%(until)s (%(zone)s): reminders and notices wait until they end, and a deadline "
-            "that would fall in them moves to %(until)s. quiet off ends them."
+            "Quiet hours %(from)s-%(until)s (%(zone)s): reminders and notices wait until they end (while you play "
+            "in them, they come at once, without a sound), and a deadline that would fall in them moves to "
+            "%(until)s. quiet off ends them."
         )
         % hours
     )

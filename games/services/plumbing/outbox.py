@@ -23,7 +23,8 @@ commit. What a player reads is shaped here:
   zone. In his quiet hours what can wait (everything but the reply to his own
   command) waits: its row's ``next_attempt_at`` is the end of them, which
   delivery respects. A reader who writes a command is awake: what waits for
-  him is released, to arrive before the reply.
+  him is released, to arrive before the reply, and for half an hour what comes
+  for him comes at once, without a sound.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import TypeVar
 
@@ -50,6 +51,9 @@ SMS = Outbox.Channel.SMS
 TELEGRAM = Outbox.Channel.TELEGRAM
 APART = (SMS, TELEGRAM)  # channels where how to read a table is a message of its own
 T = TypeVar("T")
+# How long a player who writes in his quiet hours counts as awake: what the game sends
+# him meanwhile (the others' answers, his next turn) comes at once, without a sound.
+AWAKE_AFTER_WRITING = timedelta(minutes=30)
 # What needs its reader: his turn, a reminder, a hand's result, the end of a match, a
 # question he must answer (a rematch, the lobby's offer), a moderator's word, a text that
 # did not reach his phone. Everything else arrives without a sound.
@@ -197,7 +201,7 @@ def write(letters: list[Letter]) -> list[Outbox]:
         letter.text = rendered.text
         if not rendered.text or letter.inline:
             continue
-        due = {} if letter.player is None or letter.player.pk in awake else _held(letter.player, now)
+        due, hushed = _in_his_hours(letter.player, letter.player is not None and letter.player.pk in awake, now)
         row = partial(
             Outbox,
             recipient=letter.player,
@@ -212,7 +216,7 @@ def write(letters: list[Letter]) -> list[Outbox]:
         replaces = "" if explanation and channel not in APART else letter.replaces
         if explanation and channel == TELEGRAM:  # above the table, which stays the newest message
             rows.append(row(kind=Outbox.Kind.LEGEND, silent=True, **_legend_with_zones(letter, explanation, now)))
-        silent = _silent(letter, woken)
+        silent = hushed or _silent(letter, woken)
         rows.append(
             row(kind=letter.kind, text=rendered.text, buttons=rendered.buttons, replaces=replaces, silent=silent)
         )
@@ -249,18 +253,30 @@ def _silent(letter: Letter, woken: set[int | None]) -> bool:
     return False
 
 
-def _held(player: Player, now: datetime) -> dict[str, datetime]:
-    """In his quiet hours a letter waits for their end (``Outbox.next_attempt_at``)."""
-    end = clocks.quiet_end(player, now)
-    return {"next_attempt_at": end} if end else {}
+def _in_his_hours(player: Player | None, writing: bool, now: datetime) -> tuple[dict[str, datetime], bool]:
+    """When a letter is due, as ``Outbox`` fields, and whether it must come without a
+    sound. In his quiet hours it waits for their end (``Outbox.next_attempt_at``),
+    unless he is playing in them: he writes in this change, or wrote a moment ago
+    (``Player.awake_until``). Then it comes at once, so that the game he is playing
+    does not seem to stop, but silently, in case he has gone back to sleep."""
+    end = None if player is None else clocks.quiet_end(player, now)
+    if end is None:
+        return {}, False
+    if writing or (player is not None and player.awake_until is not None and player.awake_until > now):
+        return {}, True
+    return {"next_attempt_at": end}, False
 
 
 def release(players: list[Player], now: datetime) -> None:
-    """What waits for these players' quiet hours to end is due now: they are awake."""
+    """What waits for these players' quiet hours to end is due now: they are awake.
+    Those who write in their quiet hours stay awake for ``AWAKE_AFTER_WRITING``."""
     if players:
         Outbox.objects.filter(
             recipient__in=players, status=Outbox.Status.PENDING, attempts=0, next_attempt_at__gt=now
         ).update(next_attempt_at=now)
+        in_quiet_hours = [player.pk for player in players if clocks.quiet_end(player, now) is not None]
+        if in_quiet_hours:
+            Player.objects.filter(pk__in=in_quiet_hours).update(awake_until=now + AWAKE_AFTER_WRITING)
 
 
 def _merged(letters: list[Letter]) -> list[Letter]:
