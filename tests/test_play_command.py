@@ -574,3 +574,10 @@ def test_a_reminder_due_in_a_followed_match_is_sent_without_a_worker():
     Match.objects.filter(pk=match.pk).update(remind_at=timezone.now() - timedelta(seconds=1))
     play("--name", "ann", "--join", match.code, typist=["quit"])
     assert Outbox.objects.filter(recipient=bea, kind="reminder").count() == 1
+
+
+def test_play_help_lists_the_levels_with_no_empty_choice():
+    from bot.management.commands.play import Command
+
+    usage = Command().create_parser("manage.py", "play").format_help()
+    assert "--level {easy,normal,hard}" in usage

@@ -31,9 +31,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--computers", type=int, default=None, choices=(0, 1, 2), help="computer players to add (default: 2)"
         )
-        parser.add_argument(
-            "--level", default="", choices=("", *LEVELS), help="how well they play: easy, normal (default) or hard"
-        )
+        parser.add_argument("--level", choices=LEVELS, help="how well they play: easy, normal (default) or hard")
         codes = ", ".join(code for code, _name in settings.LANGUAGES)
         parser.add_argument("--lang", default="", metavar="CODE", help=f"one of {codes} (default: your locale's)")
 
@@ -50,7 +48,7 @@ class Command(BaseCommand):
             options=str(options["options"]),
             computers=None if options["computers"] is None else int(str(options["computers"])),
             language=str(options["lang"]),
-            level=str(options["level"]),
+            level=str(options["level"] or ""),
             relaunch=Relaunch(name=str(options["name"]).strip(), language=_known(str(options["lang"]))),
         )
         if screen.gone and options.get("stdout") is None:
