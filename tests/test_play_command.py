@@ -246,7 +246,7 @@ def test_the_end_of_a_match_shows_its_page():
     session = play("--name", "ann", "--options", "5m", typist=script)
     match = Match.objects.get(created_by__display_name="ann")
     assert "You resigned" in session.text
-    assert f"#{match.code} is over. #{match.code} score lists its hands; http" in session.text
+    assert f"#{match.code} is over. To list its hands, type #{match.code} score; http" in session.text
     assert "while make run serves the site." in session.text
     assert f"Type again to play #{match.code} again with the same players" in session.text
 

@@ -224,3 +224,12 @@ def test_the_time_to_answer_follows_the_setting(clock, settings, alice, finished
     handle(alice, "again", "terminal")
     assert refresh(finished).rematch_until == START + 2 * HOUR
     assert scan(clock, START + 2 * HOUR)["rematch"] == 1
+
+
+def test_help_after_the_end_offers_again_while_it_stands(clock, alice, finished):
+    """helper-35: the end said "again", then help said only "You are in no match. new ..."."""
+    assert handle(alice, "help", "terminal").splitlines()[1] == (
+        f"again plays #{finished.code} again with the same players."
+    )
+    clock.shift(DAY)
+    assert "again" not in handle(alice, "help", "terminal").split("\n")[1]

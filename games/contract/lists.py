@@ -56,6 +56,7 @@ class HelpView(Notice):
     telegram: bool = False
     phone: bool = False
     away_until: datetime | None = None  # his own time off
+    again: str = ""  # in no match: the code of the one he finished last, which ``again`` plays again
 
 
 @dataclass(frozen=True)

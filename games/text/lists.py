@@ -49,6 +49,9 @@ def _match_line(line: MatchLine, style: Style) -> str:
 def help_text(view: HelpView, style: Style) -> str:
     """What makes sense now, match by match, then what always works."""
     lines = [] if view.lines else [_no_match(), _strangers()]
+    if view.again:
+        code = style.bold(f"#{view.again}")
+        lines.insert(1, _("again plays %(code)s again with the same players.") % {"code": code})
     lines += [_help_line(line, style) for line in view.lines]
     if view.more:
         lines.append(_("... and %(count)s more: status lists them.") % {"count": view.more})

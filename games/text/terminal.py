@@ -73,12 +73,12 @@ def match_over(code: str, url: str, local: bool) -> str:
     if local:
         return (
             _(
-                "#%(code)s is over. #%(code)s score lists its hands; %(url)s shows them move by move "
+                "#%(code)s is over. To list its hands, type #%(code)s score; %(url)s shows them move by move "
                 "while make run serves the site."
             )
             % said
         )
-    return _("#%(code)s is over. #%(code)s score lists its hands; %(url)s shows them move by move.") % said
+    return _("#%(code)s is over. To list its hands, type #%(code)s score; %(url)s shows them move by move.") % said
 
 
 def waits_for_you(code: str, command: str) -> str:

@@ -7,13 +7,14 @@ from games.contract.groups import OnlyInAGroup
 from games.contract.lists import HandLine, HelpView, MatchesView, ScoreView, is_hand_kind
 from games.services.plumbing import state
 from games.services.read.match_lines import away_until, match_line
+from games.services.write import rematch
 from games.services.write.announcements import since_last_turn
 from games.services.write.locked_table import load_table
 from games.text.protocol import Command
 
 from ...models import Match, Player, Seat
 from ..errors import ServiceError
-from .choosing import ACTIVE, RUNNING, Reply, any_match, my_seats, pick, sitter_advising, to_move
+from .choosing import ACTIVE, RUNNING, Reply, any_match, last_finished, my_seats, pick, sitter_advising, to_move
 
 MAX_LISTED = 10  # a list longer than this would not fit a Telegram message or a few SMS
 
@@ -21,8 +22,16 @@ MAX_LISTED = 10  # a list longer than this would not fit a Telegram message or a
 def help_(player: Player, command: Command) -> Reply:
     """What makes sense now in each of his matches, for his role and its state."""
     lines, more = _lines(player)
+    last = None if lines else last_finished(player)
+    if last is not None and not rematch.still_offered(last.match):
+        last = None
     return HelpView(
-        lines, more, telegram=bool(player.telegram_chat_id), phone=bool(player.phone), away_until=away_until(player)
+        lines,
+        more,
+        telegram=bool(player.telegram_chat_id),
+        phone=bool(player.phone),
+        away_until=away_until(player),
+        again=last.match.code if last else "",
     )
 
 
