@@ -17,7 +17,7 @@ import pytest
 from django.db import OperationalError
 from django.utils import timezone
 
-from bot.terminal.client import locale_language
+from bot.terminal.client import locale_language, only_session_of
 from games.contract.tables import Automatic
 from games.engine import DECK
 from games.engine.hand import Phase
@@ -325,6 +325,22 @@ def test_quit_says_how_to_come_back_to_every_match(leave):
         assert f"#{match.code} waits for you: make play ARGS='--name ann --join {match.code}'" in session.text
     assert session.text.rstrip().endswith("Bye.")
     assert session.status == 0
+
+
+def test_a_second_terminal_of_the_same_player_is_refused_while_the_first_plays():
+    """helper-35: a second session as the same player took his messages, one by one, and the
+    first fell silent with no word why."""
+    ann = terminal("ann")
+    with only_session_of(ann.terminal_user) as alone:
+        assert alone
+        second = play("--name", "ann", "--options", "5m", typist=[])
+    assert second.status == 1
+    assert second.text.splitlines()[-1] == (
+        "ann is playing in another terminal of this machine, which gets his messages: "
+        "quit there first, or play under another name: make play ARGS='--name NAME'"
+    )
+    assert not Match.objects.filter(created_by=ann).exists()
+    assert play("--name", "ann", "--options", "5m", typist=[]).status == 0  # the first one has quit
 
 
 def test_end_of_input_says_the_same_as_quit():

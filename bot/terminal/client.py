@@ -12,11 +12,18 @@ output), 2 a name that is not one.
 
 from __future__ import annotations
 
+import fcntl
 import getpass
+import hashlib
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
 
-from django.db import DatabaseError
+from django.conf import settings
+from django.db import DatabaseError, connection
 
 from games.models import Match
 from games.services.write import players
@@ -97,15 +104,49 @@ def run(
             return FAILED
         except OutputGone:
             return FAILED
-        session = Session(player, screen, interrupts, relaunch or Relaunch())
+        relaunch = relaunch or Relaunch()
+        with only_session_of(player.terminal_user or name) as alone:
+            if not alone:
+                other = replace(relaunch, name="").command("--name", "NAME")
+                screen.say(words.playing_elsewhere(name, other))
+                return FAILED
+            session = Session(player, screen, interrupts, relaunch)
+            try:
+                if language and language.lower() != player.language:
+                    session.attempt(lambda: session.send(f"lang {language}"), None)
+                return _play(session, join, options, computers, level)
+            except OutputGone:
+                return FAILED
+            except KeyboardInterrupt:  # a second Ctrl-C while a step was still going on
+                return _leave(session)
+
+
+@contextmanager
+def only_session_of(terminal_user: str) -> Iterator[bool]:
+    """Whether this is the player's one terminal session on this machine, held while
+    it lasts. Two sessions of one player would each print whichever of his messages
+    it claimed first, and one would fall silent for no reason he could see. The lock
+    is the operating system's (``flock``): it goes with the process, however that ends."""
+    folder = Path(settings.VAR_DIR) / "terminal"
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / f"{_lock_name(terminal_user)}.lock", "w") as lock:
         try:
-            if language and language.lower() != player.language:
-                session.attempt(lambda: session.send(f"lang {language}"), None)
-            return _play(session, join, options, computers, level)
-        except OutputGone:
-            return FAILED
-        except KeyboardInterrupt:  # a second Ctrl-C while a step was still going on
-            return _leave(session)
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        yield True
+
+
+def _lock_name(terminal_user: str) -> str:
+    """The player's in this database: two databases (two ``DATABASE_URL``) beside one
+    ``var/`` have players of their own, and an in-memory one is its process's alone."""
+    database = connection.settings_dict
+    name = str(database["NAME"])
+    where = [connection.vendor, str(database.get("HOST", "")), str(database.get("PORT", "")), name]
+    if name == ":memory:" or "mode=memory" in name:
+        where.append(str(os.getpid()))
+    return hashlib.sha256("\n".join([*where, terminal_user]).encode()).hexdigest()[:32]
 
 
 def _play(session: Session, join: str, options: str, computers: int | None, level: str = "") -> int:

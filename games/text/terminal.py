@@ -19,6 +19,13 @@ def no_database(reason: str) -> str:
     return _("The database can't be used (%(reason)s). Set it up with: python manage.py migrate") % {"reason": reason}
 
 
+def playing_elsewhere(name: str, other_name: str) -> str:
+    return _(
+        "%(name)s is playing in another terminal of this machine, which gets his messages: "
+        "quit there first, or play under another name: %(command)s"
+    ) % {"name": name, "command": other_name}
+
+
 def nothing_joined(join: str, start: str) -> str:
     return _("Nothing to follow. Join another match: %(join)s — or start one: %(start)s") % {
         "join": join,
