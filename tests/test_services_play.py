@@ -450,6 +450,27 @@ def test_status_lists_the_moves_since_the_players_last_turn(match3):
     assert "You drew " in captain_status
 
 
+def test_r3_2_the_sitter_is_told_which_card_each_of_his_captains_draws_took_and_the_box_is_not(match3):
+    """helper-35: a computer captain that does not wait for advice draws and discards in one
+    go, and his sitter saw the card he kept only as one more card in the hand."""
+    rig(
+        match3,
+        captain="Ks Qh Jd 9c 7s 5h 3d Kc Qd 9h",
+        box="Kh Qs Jc 9d 7h 5s 3c Jh 8d 6c",
+        upcard="Ts",
+        stock="2h 8s 4c",
+    )
+    box, captain, sitter = roles(match3)
+    for player, move in ((captain, "pass"), (box, "pass"), (captain, "draw"), (captain, "discard Ks")):
+        handle(player, move, "terminal")
+    handle(box, "draw", "terminal")
+    handle(box, "discard Kh", "terminal")
+    advice_table = outbox_of(sitter, "advise")[-1].text  # at the captain's turn: his last one and the box's
+    assert f"{captain.display_name}: draw 2h, d Ks\n{box.display_name}: draw, d Kh" in advice_table
+    assert "8s" not in advice_table
+    assert all("2h" not in message.text for message in outbox_of(box))
+
+
 def test_score_lists_the_scores_and_every_hand(match3):
     rig(match3, captain="As 2s 3s 4s 5s 6s 7s 8s 9s Kd", box="Ah 3h 5h 7h 9h Jh Kh 2d 4d 6d", upcard="Ts")
     _box, captain, _sitter = roles(match3)

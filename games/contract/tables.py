@@ -68,19 +68,23 @@ class Automatic(StrEnum):
 @dataclass(frozen=True)
 class MoveView:
     """A move as every player may hear of it: a draw never names its card, a
-    take names the face-up card it took (``taken``), which everyone saw."""
+    take names the face-up card it took (``taken``), which everyone saw. The
+    one exception is the sitter's: he sees his captain's cards (R3.2), so his
+    tables name the card of each of the captain's draws (``drawn``)."""
 
     name: str
     move: str
     automatic: Automatic = Automatic.TYPED
     taken: str = ""
+    seq: int = 0  # its place in the match's event log
+    drawn: str = ""  # the card a draw of his captain took, on a sitter's table only
 
     def __str__(self) -> str:
         return f"{self.name}: {self.move}"
 
     def without_advice(self) -> MoveView:
         """The move as the box and the public see it (R3.2)."""
-        return replace(self, automatic=self.automatic.public())
+        return replace(self, automatic=self.automatic.public(), drawn="")
 
 
 @dataclass(frozen=True)

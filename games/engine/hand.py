@@ -208,6 +208,11 @@ class Hand:
         return self.phase is Phase.OVER
 
     @property
+    def dealt_stock(self) -> tuple[Card, ...]:
+        """The stock as it was dealt, top first: the cards the hand's draws take, in order (R4.3)."""
+        return self.deck[2 * HAND_SIZE + 1 :]
+
+    @property
     def drawn(self) -> Card | None:
         """The card the player to move drew from the stock this turn, while he has
         still to discard: the last card of his hand (a take sets ``taken`` instead)."""

@@ -114,7 +114,7 @@ def _move_words(move: MoveView, style: Style) -> str:
     as the style writes the cards of the table above it (``d 7♥`` on Telegram)."""
     word, _space, card = move.move.partition(" ")
     words = ["d" if word == "discard" else word]
-    words += [style.card(Card.parse(shown)) for shown in (card, move.taken) if shown]
+    words += [style.card(Card.parse(shown)) for shown in (card, move.taken, move.drawn) if shown]
     return " ".join(words)
 
 

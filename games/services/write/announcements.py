@@ -124,4 +124,5 @@ def recent_moves(table: Table, count: int) -> tuple[MoveView, ...]:
 
 def move_view(table: Table, data: dict) -> MoveView:
     """A logged move as everyone hears of it."""
-    return MoveView(table.name(data["seat"]), data["move"], Automatic(data.get("automatic", "")), data.get("taken", ""))
+    automatic = Automatic(data.get("automatic", ""))
+    return MoveView(table.name(data["seat"]), data["move"], automatic, data.get("taken", ""), data["seq"])

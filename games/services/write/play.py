@@ -118,7 +118,7 @@ def apply_move(
     if table.hand_row.suggestion:
         table.hand_row.suggestion = ""
         table.hand_row.save(update_fields=["suggestion"])
-    public = move_view(table, data)
+    public = move_view(table, table.moves[-1])
     if after.is_over:
         return _finish_hand(table)
     if after.to_move is not before.to_move or after.phase in (Phase.UPCARD, Phase.DRAW):
