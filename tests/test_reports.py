@@ -11,12 +11,18 @@ from __future__ import annotations
 import pytest
 from django.contrib.admin.models import CHANGE, LogEntry
 from django.urls import reverse
+from django.utils.html import escape
 
+from games.admin.base import event_words
+from games.contract.advice import AdviceReason
 from games.engine import Role
 from games.models import Event, Match, Report
 from games.services import handle
+from games.services.plumbing import state
+from games.services.plumbing.change import change
 from games.services.read.desk import HIDDEN, event_text
 from games.services.write import moderation
+from games.text.sentences import sentence
 from tests.conftest import player_in_role, snapshot
 
 SECRET = "keep the 7h and the 8h, they make a run"
@@ -115,6 +121,23 @@ def test_the_match_page_of_the_desk_shows_team_talk_only_after_a_report(admin_cl
     assert SECRET not in admin_client.get(reverse("admin:games_event_changelist")).content.decode()
     handle(alice, "report rude", "terminal")
     assert SECRET in admin_client.get(page).content.decode()
+
+
+def test_the_desk_words_a_computer_partners_team_talk_as_its_partner_read_it(admin_client, match3, alice):
+    """helper-36: the report page showed "advice: AdviceReason, move: pass, reason: top_card_no_help, card:"."""
+    sitter = player_in_role(match3, Role.SITTER)
+    hand_row = match3.hands.get()
+    said = {"move": "discard 9c", "reason": "avoids_feeding", "card": "Kh"}
+    with change():
+        state.append_event(match3, Event.Kind.TEAM, hand_row, sitter, advice="AdviceReason", **said)
+    event = Event.objects.get(match=match3, kind="team")
+    hidden = f"advice: AdviceReason, move: {HIDDEN}, reason: {HIDDEN}, card: {HIDDEN}"
+    assert event_words(event) == event_text(event) == hidden
+    handle(alice, "report rude", "terminal")
+    words = sentence(AdviceReason(match3.code, sitter.display_name, **said))
+    assert event_words(Event.objects.get(pk=event.pk)) == words
+    page = admin_client.get(reverse("admin:games_report_change", args=[Report.objects.get().pk])).content.decode()
+    assert escape(words) in page and "AdviceReason" not in page
 
 
 # The queue ---------------------------------------------------------------------------------------

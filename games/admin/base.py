@@ -21,9 +21,11 @@ from django.utils.translation import gettext_lazy as _
 
 from games.admin import forms
 
-from ..models import Match, Player
+from ..models import Event, Match, Player
 from ..services import ServiceError
+from ..services.read.desk import event_text, team_notice
 from ..text import render
+from ..text.sentences import sentence
 from .lookups import GuardedLookups
 
 
@@ -129,3 +131,10 @@ def moment(value: datetime | None) -> str:
         local.strftime("%H:%M"),
         local.tzname(),
     )
+
+
+def event_words(event: Event) -> str:
+    """An event's data as the desk shows it (``desk.event_text``); a computer partner's
+    line of team talk as the sentence its partner read, not its fields."""
+    notice = team_notice(event)
+    return sentence(notice) if notice is not None else event_text(event)

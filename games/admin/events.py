@@ -10,10 +10,8 @@ from django.db.models.functions import Cast
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from games.services.read.desk import event_text
-
 from ..models import Event, Player
-from .base import DeskAdmin
+from .base import DeskAdmin, event_words
 
 
 def with_seated(queryset: QuerySet) -> QuerySet:
@@ -60,4 +58,4 @@ class EventAdmin(DeskAdmin):
 
     @admin.display(description=_("data"))
     def text(self, event: Event) -> str:
-        return event_text(event)
+        return event_words(event)

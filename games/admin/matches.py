@@ -12,11 +12,10 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from games.admin import forms
-from games.services.read.desk import event_text
 from games.services.read.public import is_revealed, role_names
 
 from ..models import Event, Hand, Match, Seat
-from .base import ModeratedAdmin, ReadOnlyInline, moment
+from .base import ModeratedAdmin, ReadOnlyInline, event_words, moment
 from .events import who_acted, with_seated
 
 
@@ -80,7 +79,7 @@ class EventInline(ReadOnlyInline):
 
     @admin.display(description=_("data"))
     def text(self, event: Event) -> str:
-        return event_text(event)
+        return event_words(event)
 
 
 @admin.register(Match)

@@ -16,11 +16,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
-from games.services.read.desk import event_text
 from games.services.write import reports
 
 from ..models import Event, Report
-from .base import DeskAdmin
+from .base import DeskAdmin, event_words
 
 SHORT = 80  # characters of a report in the list
 
@@ -53,7 +52,7 @@ class ReportAdmin(DeskAdmin):
         talk = report.match.events.filter(kind=Event.Kind.TEAM).select_related("match", "hand", "actor").order_by("seq")
         if not talk:
             return "-"
-        rows = ((event.hand.number if event.hand else "-", event.actor or "-", event_text(event)) for event in talk)
+        rows = ((event.hand.number if event.hand else "-", event.actor or "-", event_words(event)) for event in talk)
         return format_html_join(mark_safe("<br>"), "{} / {}: {}", rows)
 
     @admin.action(description=_("Mark as handled"), permissions=["moderate"])

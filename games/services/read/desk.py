@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from django.db.models import Q
 
+from games.contract import Notice
 from games.models import Event, Match, Outbox, Report
 from games.services.read.public import is_revealed
+from games.services.read.tables import computer_said
 
 HIDDEN = "…"
 
@@ -35,6 +37,15 @@ def event_text(event: Event) -> str:
     if event.kind == Event.Kind.TEAM and not team_talk_open(event.match):
         data = {key: value if key == "advice" else HIDDEN for key, value in data.items()}
     return ", ".join(f"{key}: {value}" for key, value in data.items())
+
+
+def team_notice(event: Event) -> Notice | None:
+    """A computer partner's line of team talk as the notice its partner read, for the
+    desk to word as he read it, once the desk may read the match's team talk; None for
+    any other event, or while it may not (``event_text`` hides it then)."""
+    if event.kind != Event.Kind.TEAM or event.hand is None or not team_talk_open(event.match):
+        return None
+    return computer_said(event.hand, event.actor.display_name if event.actor else "", event.data)
 
 
 def team_talk_open(match: Match) -> bool:
