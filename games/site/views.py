@@ -28,7 +28,7 @@ from games.models import HeadToHead, Match, Player, PlayerDay, PlayerMatch, Play
 from games.services.read.public import public_live_view, public_match_view
 from games.services.write import signin
 from games.site.charts import line_chart
-from games.templatetags.gin3 import MOVE_WORDS
+from games.templatetags.gin3 import MOVE_NOTES, MOVE_WORDS
 from games.text.card_names import card_name_parts
 from games.text.links import join_link
 from games.text.options import move_time_text
@@ -219,6 +219,7 @@ def _played_again(match: Match) -> str:
 def _move_words() -> dict[str, str]:
     """The words of the live table's script, in the reader's language: the page's own."""
     words = {action: str(text) for action, text in MOVE_WORDS.items()}
+    words |= {f"note:{automatic}": str(note) for automatic, note in MOVE_NOTES.items()}
     return words | {f"role:{role}": _(role) for role in ("box", "captain", "sitter")}
 
 
@@ -274,7 +275,13 @@ def _live_json(match: Match, table: PublicTableView | None) -> dict:
     plain["pile_top"] = str(table.pile_top) if table.pile_top is not None else ""
     plain["deadline"] = table.deadline.isoformat() if table.deadline else None
     plain["moves"] = [
-        {"name": m.name, "role": m.role, "action": m.action, "card": str(m.card) if m.card is not None else ""}
+        {
+            "name": m.name,
+            "role": m.role,
+            "action": m.action,
+            "card": str(m.card) if m.card is not None else "",
+            "automatic": str(m.automatic),
+        }
         for m in table.moves
     ]
     plain.pop("last_moves")

@@ -175,6 +175,8 @@ def test_the_page_checks_the_deck_against_its_commitment_and_catches_an_altered_
 
 def test_the_live_table_follows_a_move_made_through_handle_without_a_reload(open_page, ann):
     match = running_match(ann, "to 500")
+    while not any(move.automatic for move in public_match_view(Match.objects.get(pk=match.pk)).table.moves):
+        step(match, ann)  # until a computer's move carries its note, "(computer)"
     page = open_page()
     page.open(reverse("games:match", args=[match.code]))
     page.tab.evaluate("window.stillTheSamePage = true")
@@ -187,6 +189,9 @@ def test_the_live_table_follows_a_move_made_through_handle_without_a_reload(open
     assert page.tab.inner_text("[data-to-move]") == view.table.to_move
     assert page.tab.inner_text("[data-stock]") == str(view.table.stock_count)
     assert page.tab.locator("[data-moves] li").count() == len(view.table.moves) >= 1
+    followed = page.tab.inner_text("[data-moves]")
+    page.open(reverse("games:match", args=[match.code]))
+    assert page.tab.inner_text("[data-moves]") == followed  # helper-36: the notes went with the update
     assert page.errors == []
 
 

@@ -188,6 +188,14 @@
     var li = document.createElement("li");
     li.textContent = text + " ";
     if (move.card) li.insertAdjacentHTML("beforeend", cardHtml(move.card));
+    var note = labels["note:" + move.automatic];
+    if (note) {
+      var small = document.createElement("span");
+      small.className = "muted small";
+      small.textContent = note;
+      li.appendChild(document.createTextNode(" "));
+      li.appendChild(small);
+    }
     return li;
   }
 
