@@ -504,6 +504,8 @@ def test_a_missing_page_is_the_sites_own_page_in_the_readers_language(client, pa
     assert response.status_code == 404
     assert "<h1>Page not found</h1>" in html and 'class="brand"' in html and "site.css" in html
     assert reverse("games:scoreboard") in html and reverse("games:lobby") in html
+    assert ("A player's page is /p/" in html) is path.startswith("/p/")  # helper-36: it spoke of matches
+    assert ("A match's page is /m/" in html) is not path.startswith("/p/")
     client.cookies["django_language"] = "he"
     hebrew = client.get(path).content.decode()
     assert 'lang="he" dir="rtl"' in hebrew and "Page not found" not in hebrew
