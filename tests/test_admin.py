@@ -386,11 +386,28 @@ def test_a_refused_action_changes_nothing_and_says_why(admin_client, match):
     assert any("is not paused" in str(message) for message in get_messages(response.wsgi_request))
 
 
-def test_change_page_offers_the_actions_as_buttons(admin_client, match):
-    response = admin_client.get(reverse("admin:games_match_change", args=[match.pk]))
+def offered(admin_client, page: str) -> set[str]:
+    """The actions a change page offers as buttons."""
+    response = admin_client.get(page)
     assert response.status_code == 200
-    for action in ("abort", "adjudicate", "pause", "resume", "extend", "replace_with_computer"):
-        assert f'value="{action}"'.encode() in response.content
+    return set(re.findall(r'name="action" value="(\w+)"', response.content.decode()))
+
+
+def test_change_page_offers_as_buttons_the_actions_its_match_allows_now(admin_client, match):
+    """helper-36: a running match offered Pause and Resume, a finished one Abort and Adjudicate."""
+    page = reverse("admin:games_match_change", args=[match.pk])
+    assert offered(admin_client, page) == {"abort", "adjudicate", "pause", "extend", "replace_with_computer"}
+    moderation.pause(match, "root")
+    assert offered(admin_client, page) == {"abort", "adjudicate", "resume", "extend", "replace_with_computer"}
+    moderation.abort(match, "root")
+    assert offered(admin_client, page) == set()
+
+
+def test_a_players_page_offers_ban_or_lifting_it_as_he_stands(admin_client, ann):
+    page = reverse("admin:games_player_change", args=[ann.pk])
+    assert offered(admin_client, page) == {"ban"}
+    moderation.ban(ann, "root")
+    assert offered(admin_client, page) == {"unban"}
 
 
 def test_pages_never_show_the_deck_of_a_hand_in_play(admin_client, match):

@@ -105,8 +105,19 @@ class ModeratedAdmin(DeskAdmin):
     def change_view(
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict | None = None
     ) -> HttpResponse:
-        actions = [(name, description) for _func, name, description in self.get_actions(request).values()]
+        shown = self.get_object(request, object_id)
+        actions = [
+            (name, description)
+            for _func, name, description in self.get_actions(request).values()
+            if shown is None or self.offers(name, shown)
+        ]
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), "buttons": actions})
+
+    def offers(self, action: str, obj: Match | Player) -> bool:
+        """Whether the page of ``obj`` offers ``action`` as a button: not one its state
+        refuses (Resume on a match that runs, Ban for a banned player). The list still
+        offers every action on a selection, and each says why it refuses one."""
+        return True
 
 
 class ReadOnlyInline(ReadOnly, admin.TabularInline):

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games.admin import forms
 from games.services.read.public import is_revealed, role_names
 
-from ..models import Event, Hand, Match, Seat
+from ..models import Event, Hand, Match, Player, Seat
 from .base import ModeratedAdmin, ReadOnlyInline, event_words, moment
 from .events import who_acted, with_seated
 
@@ -118,6 +118,16 @@ class MatchAdmin(ModeratedAdmin):
     @admin.display(description=Match._meta.get_field("deadline").verbose_name, ordering="deadline")
     def deadline_at(self, match: Match) -> str:
         return moment(match.deadline)
+
+    def offers(self, action: str, obj: Match | Player) -> bool:
+        assert isinstance(obj, Match)
+        if action == "abort":
+            return obj.status in (Match.Status.LOBBY, Match.Status.RUNNING)
+        if obj.status != Match.Status.RUNNING:
+            return False
+        if action in ("pause", "resume"):
+            return obj.is_paused is (action == "resume")
+        return True
 
     @admin.action(description=_("Abort"), permissions=["moderate"])
     def abort(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:

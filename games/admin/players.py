@@ -54,6 +54,14 @@ class PlayerAdmin(ModeratedAdmin):
     def ban(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self.moderate(request, queryset, forms.BanForm)
 
+    def offers(self, action: str, obj: Match | Player) -> bool:
+        assert isinstance(obj, Player)
+        if action == "ban":
+            return not obj.banned and not obj.is_computer
+        if action == "unban":
+            return obj.banned
+        return True
+
     @admin.action(description=_("Lift the ban"), permissions=["moderate"])
     def unban(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
         return self.moderate(request, queryset, forms.UnbanForm)
