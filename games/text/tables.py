@@ -45,13 +45,15 @@ def sms_table(view: TableView) -> str:
     """The table in as few segments as it can take, and in them as much as fits:
     everything; else without the scores line (``score`` has them); else one knock
     listed, not two; else without the line naming the card he drew or took (it is in
-    his hand all the same); else fewer of the moves before, oldest first. The
+    his hand all the same), and without the cards of the captain's draws in the
+    sitter's moves (the same cards); else fewer of the moves before, oldest first. The
     deadline goes last of all: the player to move must know when his time runs out.
 
     A table in Devanagari or Cyrillic takes two UCS-2 segments however much is
     left out, so it keeps the moves and the deadline that a table in one GSM-7
     segment would have had to drop."""
-    plain = replace(view, drawn=None, taken=None)
+    bare = tuple(replace(move, drawn="") for move in view.last_moves)
+    plain = replace(view, drawn=None, taken=None, last_moves=bare)
     variants: list[tuple[TableView, int, bool, bool]] = [
         (view, SMS_KNOCKS, True, True),
         (view, SMS_KNOCKS, True, False),
@@ -59,7 +61,7 @@ def sms_table(view: TableView) -> str:
         (plain, 1, True, False),
     ]
     skips = range(1, len(view.last_moves) + 1)
-    variants += [(replace(plain, last_moves=view.last_moves[skip:]), 1, True, False) for skip in skips]
+    variants += [(replace(plain, last_moves=bare[skip:]), 1, True, False) for skip in skips]
     variants.append((replace(plain, last_moves=()), 1, False, False))
     return _fewest_segments(
         compact(table_text(shown, SMS_STYLE, knocks, deadline, scores)) for shown, knocks, deadline, scores in variants

@@ -260,9 +260,9 @@ def _in_his_hours(player: Player | None, writing: bool, now: datetime) -> tuple[
     (``Player.awake_until``). Then it comes at once, so that the game he is playing
     does not seem to stop, but silently, in case he has gone back to sleep."""
     end = None if player is None else clocks.quiet_end(player, now)
-    if end is None:
+    if player is None or end is None:
         return {}, False
-    if writing or (player is not None and player.awake_until is not None and player.awake_until > now):
+    if writing or (player.awake_until is not None and player.awake_until > now):
         return {}, True
     return {"next_attempt_at": end}, False
 

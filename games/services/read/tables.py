@@ -10,6 +10,9 @@ views, never from a hand directly.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from django.utils import timezone
 
 from games.contract import Notice
@@ -48,10 +51,14 @@ def table_view(
     hand: Hand,
     position: int,
     last_moves: tuple[MoveView, ...] = (),
+    logged: Sequence[dict] = (),
 ) -> TableView:
-    """The table as the player in ``position`` may see it."""
+    """The table as the player in ``position`` may see it; ``logged``: the hand's moves
+    as logged, which say which of ``last_moves`` were the captain's draws."""
     names = {seat.position: seat.player.display_name for seat in seats}
     role = hand_row.roles.role_of(position)
+    if role is Role.SITTER:
+        last_moves = with_captains_draws(hand, logged, last_moves)
     # The sitter sees the captain's cards (R3.2); each active player sees his own.
     cards_role = Role.CAPTAIN if role is Role.SITTER else role
     cards_owner = names[hand_row.roles.seat_of(cards_role)]
@@ -87,6 +94,21 @@ def table_view(
         drawn=hand.drawn if cards_role is hand.to_move else None,
         taken=hand.taken if role is hand.to_move else None,
     )
+
+
+def with_captains_draws(hand: Hand, logged: Sequence[dict], moves: tuple[MoveView, ...]) -> tuple[MoveView, ...]:
+    """``moves`` with the card each of the captain's draws took, for his sitter, who sees
+    the captain's cards (R3.2): a computer captain that does not wait for advice draws
+    and discards in one go, and the card he kept would come unnamed. The hand's draws
+    take the dealt stock's cards in order, whoever made them."""
+    stock = iter(hand.dealt_stock)
+    drawn = {}
+    for data in logged:
+        if data["move"] == "draw":
+            card = next(stock)
+            if data["role"] == Role.CAPTAIN.value:
+                drawn[data["seq"]] = str(card)
+    return tuple(replace(move, drawn=drawn[move.seq]) if move.seq in drawn else move for move in moves)
 
 
 def takes_advice(match: Match, captain: Seat) -> bool:

@@ -9,7 +9,7 @@ finds None instead (``still_current``). Every change then takes a new version
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from games.contract.matches import NotRunning
 from games.contract.moves import StaleMoment
@@ -61,24 +61,7 @@ class Table:
 
     def view(self, position: int, last_moves: tuple[MoveView, ...] = ()):
         """The table as the player in ``position`` may see it now."""
-        if self.role_of(position) is Role.SITTER:
-            last_moves = self.with_captains_draws(last_moves)
-        return table_view(self.match, self.seats, self.hand_row, self.hand, position, last_moves)
-
-    def with_captains_draws(self, moves: tuple[MoveView, ...]) -> tuple[MoveView, ...]:
-        """``moves`` with the card each of the captain's draws took, for his sitter, who
-        sees the captain's cards (R3.2): a computer captain that does not wait for advice
-        draws and discards in one go, and the card he kept would come unnamed. The
-        draws of the hand take the dealt stock's cards in order, whoever made them."""
-        captain = self.position_of_role(Role.CAPTAIN)
-        stock = iter(self.hand.dealt_stock)
-        drawn = {}
-        for data in self.moves:
-            if data["move"] == "draw":
-                card = next(stock)
-                if data["seat"] == captain:
-                    drawn[data["seq"]] = str(card)
-        return tuple(replace(move, drawn=drawn[move.seq]) if move.seq in drawn else move for move in moves)
+        return table_view(self.match, self.seats, self.hand_row, self.hand, position, last_moves, self.moves)
 
 
 def load_table(match_id: int, version: int | None = None) -> Table:
